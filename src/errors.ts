@@ -1,0 +1,202 @@
+// Every error the seed names is one typed class whose `name` is the error
+// type users read. Each carries structured `details` so a transport can show
+// them without parsing the message. Messages never carry a secret value.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export abstract class StepgateError extends Error {
+  abstract override readonly name: ErrorType;
+  readonly details: Record<string, Json>;
+
+  constructor(message: string, details: Record<string, Json> = {}) {
+    super(message);
+    this.details = details;
+  }
+}
+
+/** One problem found while loading a stepfile. */
+export interface Issue {
+  /** JSON path into the document, like `steps[1].gates[0].predicate`. */
+  path: string;
+  message: string;
+  /** 1-based line and column, for YAML (and JSON) sources. */
+  line?: number;
+  column?: number;
+}
+
+export function formatIssue(issue: Issue, file?: string): string {
+  const where = issue.line !== undefined ? `${file ?? ""}${file ? ":" : "line "}${issue.line}:${issue.column ?? 1}` : file ?? "";
+  const path = issue.path === "" ? "(top level)" : issue.path;
+  return `${where ? `${where} ` : ""}${path}: ${issue.message}`;
+}
+
+export class StepfileInvalid extends StepgateError {
+  readonly name = "StepfileInvalid";
+  readonly issues: Issue[];
+  constructor(issues: Issue[], file?: string) {
+    const lines = issues.map((i) => `  ${formatIssue(i, file)}`).join("\n");
+    super(`${file ?? "stepfile"} is invalid:\n${lines}`, {
+      ...(file ? { file } : {}),
+      issues: issues.map((i) => ({ path: i.path, message: i.message, ...(i.line !== undefined ? { line: i.line, column: i.column ?? 1 } : {}) })),
+    });
+    this.issues = issues;
+  }
+}
+
+export class StepfileUnreadable extends StepgateError {
+  readonly name = "StepfileUnreadable";
+  constructor(file: string, reason: string) {
+    super(`${file} could not be read: ${reason}`, { file, reason });
+  }
+}
+
+export class PreflightFailed extends StepgateError {
+  readonly name = "PreflightFailed";
+  readonly item: string;
+  constructor(item: string, reason: string) {
+    super(`preflight failed at ${item}: ${reason}`, { item, reason });
+    this.item = item;
+  }
+}
+
+export class CredentialUnavailable extends StepgateError {
+  readonly name = "CredentialUnavailable";
+  constructor(credential: string, variable: string) {
+    super(`credential ${credential} is not set (set ${variable} in Stepgate's environment)`, { credential, variable });
+  }
+}
+
+export class SettingUnavailable extends StepgateError {
+  readonly name = "SettingUnavailable";
+  constructor(setting: string, variable: string, reason = "is not set") {
+    super(`setting ${setting} ${reason} (environment variable ${variable})`, { setting, variable });
+  }
+}
+
+export class AuthorizationFailed extends StepgateError {
+  readonly name = "AuthorizationFailed";
+  constructor(reason: string, details: Record<string, Json> = {}) {
+    super(`authorization failed: ${reason}`, details);
+  }
+}
+
+export class InvalidGrant extends StepgateError {
+  readonly name = "InvalidGrant";
+  constructor(credential: string) {
+    super(`the OAuth grant of credential ${credential} was revoked (invalid_grant); authorize it again with stepgate --auth`, { credential });
+  }
+}
+
+export class EgressDenied extends StepgateError {
+  readonly name = "EgressDenied";
+  constructor(host: string, url?: string) {
+    super(`request to ${host} refused: no tool of this stepfile declares that host`, { host, ...(url ? { url } : {}) });
+  }
+}
+
+export class ToolCallFailed extends StepgateError {
+  readonly name = "ToolCallFailed";
+  readonly status: number | null;
+  readonly body: string;
+  constructor(operation: string, status: number | null, body: string, reason?: string) {
+    const what = status === null ? (reason ?? "no response") : `HTTP ${status}`;
+    super(`${operation} failed: ${what}${body ? `: ${body}` : ""}`, { operation, status, body, ...(reason ? { reason } : {}) });
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export class ResponseTooLarge extends StepgateError {
+  readonly name = "ResponseTooLarge";
+  constructor(what: string, limit: number) {
+    super(`the response of ${what} is larger than --response-bytes (${limit} bytes)`, { what, limit });
+  }
+}
+
+export class PlaceholderUnresolved extends StepgateError {
+  readonly name = "PlaceholderUnresolved";
+  constructor(step: string, placeholder: string) {
+    super(`step ${step}: placeholder {{${placeholder}}} has no value`, { step, placeholder });
+  }
+}
+
+export interface GateFailure {
+  gate: string;
+  diagnosis: string;
+}
+
+export class GateFailed extends StepgateError {
+  readonly name = "GateFailed";
+  readonly failures: GateFailure[];
+  constructor(step: string, failures: GateFailure[]) {
+    const list = failures.map((f) => `${f.gate}: ${f.diagnosis}`).join("; ");
+    super(`step ${step} failed its gates: ${list}`, { step, failures: failures.map((f) => ({ gate: f.gate, diagnosis: f.diagnosis })) });
+    this.failures = failures;
+  }
+}
+
+export class CallArgumentsInvalid extends StepgateError {
+  readonly name = "CallArgumentsInvalid";
+  constructor(step: string, call: string, problems: string) {
+    super(`step ${step}, call ${call}: computed arguments are invalid: ${problems}`, { step, call, problems });
+  }
+}
+
+export class CallLimitReached extends StepgateError {
+  readonly name = "CallLimitReached";
+  constructor(step: string, limit: number) {
+    super(`step ${step} reached the limit of ${limit} calls (--calls-per-step)`, { step, limit });
+  }
+}
+
+export class RunNotActive extends StepgateError {
+  readonly name = "RunNotActive";
+  constructor(run: string, state: "finished" | "failed" | "abandoned" | "unknown") {
+    const why = state === "unknown" ? "does not exist here" : `has ${state === "abandoned" ? "been abandoned" : state}`;
+    super(`run ${run} ${why}`, { run, state });
+  }
+}
+
+export class DraftRefused extends StepgateError {
+  readonly name = "DraftRefused";
+  constructor(rule: string) {
+    super(`draft refused: ${rule}`, { rule });
+  }
+}
+
+export class UrlNotPublic extends StepgateError {
+  readonly name = "UrlNotPublic";
+  constructor(url: string, reason: string) {
+    super(`${url} is not a public https URL: ${reason}`, { url, reason });
+  }
+}
+
+export class ApiDocumentInvalid extends StepgateError {
+  readonly name = "ApiDocumentInvalid";
+  constructor(reason: string, details: Record<string, Json> = {}) {
+    super(`API document invalid: ${reason}`, details);
+  }
+}
+
+export const ERROR_TYPES = [
+  "StepfileInvalid",
+  "StepfileUnreadable",
+  "PreflightFailed",
+  "CredentialUnavailable",
+  "SettingUnavailable",
+  "AuthorizationFailed",
+  "InvalidGrant",
+  "EgressDenied",
+  "ToolCallFailed",
+  "ResponseTooLarge",
+  "PlaceholderUnresolved",
+  "GateFailed",
+  "CallArgumentsInvalid",
+  "CallLimitReached",
+  "RunNotActive",
+  "DraftRefused",
+  "UrlNotPublic",
+  "ApiDocumentInvalid",
+] as const;
+
+export type ErrorType = (typeof ERROR_TYPES)[number];
