@@ -1,0 +1,12 @@
+// The seam between the MCP surface and the transports: every transport asks
+// one factory for a server per session, and tells it when a session ends so
+// the session's runs are abandoned.
+import type { Server } from "@modelcontextprotocol/server";
+import type { Session } from "../session.js";
+
+export interface McpServerFactory {
+  /** A new MCP server bound to one session (stdio: the one client; HTTP: one session). */
+  create(session: Session): Server;
+  /** The session ended (closed, deleted or reaped for idling): abandon its runs. */
+  endSession(session: Session): void;
+}
