@@ -13,7 +13,7 @@ export function compile(expression: unknown): Compiled {
     const fn = engine.build(expression as never) as (data: Data) => unknown;
     return (data) => fn(data);
   } catch (error) {
-    throw new Error(describeEngineError(error));
+    throw new Error(describeEngineError(error), { cause: error });
   }
 }
 
@@ -24,4 +24,9 @@ function describeEngineError(error: unknown): string {
     return key === undefined ? String(type) : `${String(type)}: ${String(key)}`;
   }
   return String(error);
+}
+
+/** Whether `name` is an operator of the expression language. */
+export function isOperator(name: string): boolean {
+  return Object.hasOwn(engine.methods, name);
 }

@@ -1,0 +1,19 @@
+// Identity and every hash Stepgate records: `sha256:` + hex SHA-256 of the
+// RFC 8785 (JCS) canonical JSON, so YAML and JSON spellings of one document
+// share an identity.
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+
+export function canonicalJson(value: unknown): string {
+  const text = canonicalize(value);
+  if (text === undefined) throw new Error("value has no JSON form");
+  return text;
+}
+
+export function sha256(text: string | Uint8Array): string {
+  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+}
+
+export function hashJson(value: unknown): string {
+  return sha256(canonicalJson(value));
+}

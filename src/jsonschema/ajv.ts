@@ -1,0 +1,29 @@
+// Authors' JSON Schemas (inputs, produces, $defs, schema gates) are checked
+// with ajv's 2020-12 dialect. One factory so loader and engine agree on
+// options; every compiled validator is made once, at load.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+
+// ajv-formats ships CommonJS whose default export TypeScript sees as a namespace.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+export type Validator = ValidateFunction;
+
+export function createAjv(options: { strict?: boolean } = {}): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: options.strict ?? false,
+    validateFormats: true,
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+/** One line per error, with the instance path, like `/count must be integer`. */
+export function describeErrors(errors: readonly ErrorObject[] | null | undefined, prefix = "output"): string[] {
+  return (errors ?? []).map((e) => {
+    const where = e.instancePath === "" ? prefix : `${prefix}${e.instancePath.replaceAll("/", ".")}`;
+    const extra = e.keyword === "additionalProperties" ? ` (${String((e.params as { additionalProperty: string }).additionalProperty)})` : "";
+    return `${where} ${e.message ?? "is invalid"}${extra}`;
+  });
+}

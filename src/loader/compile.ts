@@ -1,0 +1,133 @@
+// Everything a run evaluates is compiled once, here, when the stepfile loads:
+// JSON Schema validators, predicates, let/derive/when expressions and the
+// schema the client is shown for each step.
+import type { ValidateFunction } from "ajv";
+import { compile, type Compiled } from "../expr/index.js";
+import { createAjv } from "../jsonschema/ajv.js";
+import type { PathSegment } from "../format/source.js";
+import type { RawIssue } from "../format/rules.js";
+import { gateKind, type GateDef, type StepDef, type StepfileDocument } from "../format/types.js";
+
+export type CompiledGate =
+  | { id: string; kind: "schema"; validate: ValidateFunction }
+  | { id: string; kind: "predicate"; predicate: Compiled; message: string; explain?: Compiled; source: unknown }
+  | { id: string; kind: "http"; tool: string }
+  | { id: string; kind: "approve"; message: string };
+
+export interface CompiledStep {
+  def: StepDef;
+  mechanical: boolean;
+  produces: ValidateFunction;
+  /** `produces` minus derived properties: what the client is shown and first checked against. */
+  shownSchema: Record<string, unknown>;
+  shown: ValidateFunction;
+  gates: CompiledGate[];
+  lets: Array<[string, Compiled]>;
+  derive: Array<[string, Compiled]>;
+  when?: Compiled;
+  attempts: number;
+}
+
+export interface CompiledStepfile {
+  inputs: ValidateFunction;
+  steps: CompiledStep[];
+}
+
+export function compileStepfile(doc: StepfileDocument): { compiled?: CompiledStepfile; issues: RawIssue[] } {
+  const issues: RawIssue[] = [];
+  const ajv = createAjv();
+  const defs = doc.$defs ?? {};
+
+  // Every author schema may reference `#/$defs/<name>` of the file, so each is
+  // compiled with the file's $defs beside its own.
+  const schema = (value: unknown, path: PathSegment[]): ValidateFunction | undefined => {
+    const own = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+    const withDefs = own ? { ...own, $defs: { ...defs, ...((own.$defs as object | undefined) ?? {}) } } : value;
+    try {
+      return ajv.compile(withDefs as object);
+    } catch (error) {
+      issues.push({ path, message: `not a valid JSON Schema: ${(error as Error).message}` });
+      return undefined;
+    }
+  };
+  const expr = (value: unknown, path: PathSegment[]): Compiled | undefined => {
+    try {
+      return compile(value);
+    } catch (error) {
+      issues.push({ path, message: (error as Error).message });
+      return undefined;
+    }
+  };
+
+  for (const [name, def] of Object.entries(defs)) schema(def, ["$defs", name]);
+  const inputs = schema(doc.inputs, ["inputs"]);
+  const steps = doc.steps.map((step, si) => compileStep(step, ["steps", si], schema, expr));
+  if (issues.length > 0 || !inputs || steps.some((s) => s === undefined)) return { issues };
+  return { compiled: { inputs, steps: steps as CompiledStep[] }, issues };
+}
+
+function compileStep(
+  step: StepDef,
+  at: PathSegment[],
+  schema: (value: unknown, path: PathSegment[]) => ValidateFunction | undefined,
+  expr: (value: unknown, path: PathSegment[]) => Compiled | undefined,
+): CompiledStep | undefined {
+  const produces = schema(step.produces, [...at, "produces"]);
+  const shownSchema = withoutDerived(step.produces, Object.keys(step.derive ?? {}));
+  const shown = schema(shownSchema, [...at, "produces"]);
+  const gates = (step.gates ?? []).map((gate, gi) => compileGate(gate, [...at, "gates", gi], schema, expr));
+  const lets = Object.entries(step.let ?? {}).map(([name, e]) => [name, expr(e, [...at, "let", name])] as const);
+  const derive = Object.entries(step.derive ?? {}).map(([name, e]) => [name, expr(e, [...at, "derive", name])] as const);
+  const when = step.when === undefined ? undefined : expr(step.when, [...at, "when"]);
+  const ok = produces && shown && gates.every(Boolean) && lets.every(([, c]) => c) && derive.every(([, c]) => c) && (step.when === undefined || when);
+  if (!ok) return undefined;
+  return {
+    def: step,
+    mechanical: step.do !== undefined,
+    produces: produces!,
+    shownSchema,
+    shown: shown!,
+    gates: gates as CompiledGate[],
+    lets: lets as Array<[string, Compiled]>,
+    derive: derive as Array<[string, Compiled]>,
+    ...(when ? { when } : {}),
+    attempts: 1 + (step.retries ?? 0),
+  };
+}
+
+function compileGate(
+  gate: GateDef,
+  at: PathSegment[],
+  schema: (value: unknown, path: PathSegment[]) => ValidateFunction | undefined,
+  expr: (value: unknown, path: PathSegment[]) => Compiled | undefined,
+): CompiledGate | undefined {
+  switch (gateKind(gate)) {
+    case "schema": {
+      const validate = schema(gate.schema, [...at, "schema"]);
+      return validate && { id: gate.id, kind: "schema", validate };
+    }
+    case "predicate": {
+      const predicate = expr(gate.predicate, [...at, "predicate"]);
+      const explain = gate.explain === undefined ? undefined : expr(gate.explain, [...at, "explain"]);
+      if (!predicate || (gate.explain !== undefined && !explain)) return undefined;
+      return { id: gate.id, kind: "predicate", predicate, message: gate.message ?? "", source: gate.predicate, ...(explain ? { explain } : {}) };
+    }
+    case "http":
+      return { id: gate.id, kind: "http", tool: gate.http!.tool };
+    case "approve":
+      return { id: gate.id, kind: "approve", message: gate.approve!.message };
+    default:
+      return undefined;
+  }
+}
+
+/** The step's output schema without derived properties and their `required` entries. */
+export function withoutDerived(produces: Record<string, unknown>, derived: string[]): Record<string, unknown> {
+  if (derived.length === 0) return produces;
+  const properties = Object.fromEntries(
+    Object.entries((produces.properties ?? {}) as Record<string, unknown>).filter(([k]) => !derived.includes(k)),
+  );
+  const out: Record<string, unknown> = { ...produces, properties };
+  if (Array.isArray(produces.required)) out.required = produces.required.filter((k) => !derived.includes(k as string));
+  return out;
+}

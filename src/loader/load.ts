@@ -1,0 +1,114 @@
+// Loading a stepfile: parse (YAML or JSON, keeping positions), check the
+// structure, the load-time rules and every expression, compile, and compute
+// the identity. Any failure is one StepfileInvalid listing every issue.
+import { readFile } from "node:fs/promises";
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { StepfileInvalid, StepfileUnreadable, type Issue } from "../errors.js";
+import { hashJson } from "../format/identity.js";
+import { checkRules, type RawIssue } from "../format/rules.js";
+import { parseSource, pathString, type ParsedSource, type PathSegment } from "../format/source.js";
+import { stepfileStructure } from "../format/structure.js";
+import type { StepfileDocument } from "../format/types.js";
+import { compileStepfile, type CompiledStepfile } from "./compile.js";
+import { checkExpressions } from "./expression-rules.js";
+
+export interface LoadedStepfile {
+  readonly doc: StepfileDocument;
+  readonly identity: string;
+  readonly compiled: CompiledStepfile;
+  /** Where it came from, for messages: a path, a catalog name or "draft". */
+  readonly source: string;
+}
+
+const structure = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(stepfileStructure);
+
+export async function loadStepfileFile(path: string, source = path): Promise<LoadedStepfile> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new StepfileUnreadable(path, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+  }
+  return loadStepfileText(text, source);
+}
+
+export function loadStepfileText(text: string, source: string): LoadedStepfile {
+  const parsed = parseSource(text);
+  if ("issues" in parsed) throw new StepfileInvalid(parsed.issues, source);
+  const fail = (raw: RawIssue[]): never => {
+    throw new StepfileInvalid(positioned(raw, parsed), source);
+  };
+  if (!structure(parsed.data)) fail(structureIssues(structure.errors ?? []));
+  const doc = parsed.data as StepfileDocument;
+  const ruleIssues = [...checkRules(doc), ...checkExpressions(doc)];
+  if (ruleIssues.length > 0) fail(ruleIssues);
+  const { compiled, issues } = compileStepfile(doc);
+  if (!compiled) fail(issues);
+  return deepFreeze({ doc, identity: hashJson(doc), compiled: compiled!, source });
+}
+
+function positioned(raw: RawIssue[], parsed: ParsedSource): Issue[] {
+  const seen = new Set<string>();
+  const out: Issue[] = [];
+  for (const issue of raw) {
+    const path = pathString(issue.path);
+    const key = `${path}\u0000${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const at = parsed.locate(issue.path, issue.atKey);
+    out.push({ path, message: issue.message, ...(at ? { line: at.line, column: at.column } : {}) });
+  }
+  return out;
+}
+
+/**
+ * ajv's errors, cut down to what an author can act on: an `anyOf` over the
+ * two spellings of `exposes` entries reports both branches, so keep only the
+ * most specific ones.
+ */
+function structureIssues(errors: readonly ErrorObject[]): RawIssue[] {
+  const issues: RawIssue[] = [];
+  for (const e of errors) {
+    if (e.keyword === "anyOf" || e.keyword === "if") continue;
+    const path: PathSegment[] = e.instancePath
+      .split("/")
+      .slice(1)
+      .map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"))
+      .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    const p = e.params as Record<string, unknown>;
+    switch (e.keyword) {
+      case "additionalProperties":
+        issues.push({ path: [...path, String(p.additionalProperty)], message: `unknown field ${String(p.additionalProperty)}`, atKey: true });
+        break;
+      case "required":
+        issues.push({ path, message: `missing required field ${String(p.missingProperty)}` });
+        break;
+      case "const":
+        issues.push({ path, message: `must be ${JSON.stringify(p.allowedValue)}` });
+        break;
+      case "enum":
+        issues.push({ path, message: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` });
+        break;
+      case "propertyName":
+        issues.push({ path: [...path, String(p.propertyName)], message: `${JSON.stringify(p.propertyName)} is not a valid name`, atKey: true });
+        break;
+      case "pattern":
+        issues.push({ path, message: `must match ${String(p.pattern)}` });
+        break;
+      default:
+        issues.push({ path, message: e.message ?? "is invalid" });
+    }
+  }
+  // An `exposes` entry that is neither a valid name nor a valid object gets
+  // errors from both branches; the string branch's "must be string" is noise
+  // when the author clearly wrote an object.
+  return issues.filter((i, _, all) => !(i.message === "must be string" && all.some((o) => o !== i && pathString(o.path).startsWith(pathString(i.path)))));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) if (typeof v !== "function") deepFreeze(v);
+  }
+  return value;
+}
