@@ -5,7 +5,7 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export abstract class StepgateError extends Error {
-  abstract override readonly name: ErrorType;
+  abstract override readonly name: ErrorType | "InternalError";
   readonly details: Record<string, Json>;
 
   constructor(message: string, details: Record<string, Json> = {}) {
@@ -175,6 +175,14 @@ export class ApiDocumentInvalid extends StepgateError {
   readonly name = "ApiDocumentInvalid";
   constructor(reason: string, details: Record<string, Json> = {}) {
     super(`API document invalid: ${reason}`, details);
+  }
+}
+
+/** Not one of the seed's types: a defect of Stepgate itself, reported without a stack trace. */
+export class InternalError extends StepgateError {
+  readonly name = "InternalError";
+  constructor(reason: string) {
+    super(`Stepgate hit an internal error: ${reason}`, { reason });
   }
 }
 

@@ -4,6 +4,7 @@
 import type { ValidateFunction } from "ajv";
 import { compile, type Compiled } from "../expr/index.js";
 import { createAjv } from "../jsonschema/ajv.js";
+import { compileTemplate } from "./template.js";
 import type { PathSegment } from "../format/source.js";
 import type { RawIssue } from "../format/rules.js";
 import { gateKind, type GateDef, type StepDef, type StepfileDocument } from "../format/types.js";
@@ -14,9 +15,20 @@ export type CompiledGate =
   | { id: string; kind: "http"; tool: string }
   | { id: string; kind: "approve"; message: string };
 
+export interface CompiledCall {
+  id: string;
+  operation: string;
+  arguments: Compiled;
+  each?: Compiled;
+  accept: readonly number[];
+}
+
 export interface CompiledStep {
   def: StepDef;
   mechanical: boolean;
+  /** Mechanical steps: their calls in order and the output template. */
+  calls: CompiledCall[];
+  output?: Compiled;
   produces: ValidateFunction;
   /** `produces` minus derived properties: what the client is shown and first checked against. */
   shownSchema: Record<string, unknown>;
@@ -50,9 +62,9 @@ export function compileStepfile(doc: StepfileDocument): { compiled?: CompiledSte
       return undefined;
     }
   };
-  const expr = (value: unknown, path: PathSegment[]): Compiled | undefined => {
+  const expr = (value: unknown, path: PathSegment[], compiler: (v: unknown) => Compiled = compile): Compiled | undefined => {
     try {
-      return compile(value);
+      return compiler(value);
     } catch (error) {
       issues.push({ path, message: (error as Error).message });
       return undefined;
@@ -70,7 +82,7 @@ function compileStep(
   step: StepDef,
   at: PathSegment[],
   schema: (value: unknown, path: PathSegment[]) => ValidateFunction | undefined,
-  expr: (value: unknown, path: PathSegment[]) => Compiled | undefined,
+  expr: (value: unknown, path: PathSegment[], compiler?: (v: unknown) => Compiled) => Compiled | undefined,
 ): CompiledStep | undefined {
   const produces = schema(step.produces, [...at, "produces"]);
   const shownSchema = withoutDerived(step.produces, Object.keys(step.derive ?? {}));
@@ -79,11 +91,21 @@ function compileStep(
   const lets = Object.entries(step.let ?? {}).map(([name, e]) => [name, expr(e, [...at, "let", name])] as const);
   const derive = Object.entries(step.derive ?? {}).map(([name, e]) => [name, expr(e, [...at, "derive", name])] as const);
   const when = step.when === undefined ? undefined : expr(step.when, [...at, "when"]);
+  const template = (value: unknown, path: PathSegment[]) => expr(value, path, compileTemplate);
+  const calls = (step.do?.calls ?? []).map((call, ci) => {
+    const args = template(call.arguments ?? {}, [...at, "do", "calls", ci, "arguments"]);
+    const each = call.each === undefined ? undefined : template(call.each, [...at, "do", "calls", ci, "each"]);
+    return args && { id: call.id, operation: call.operation, arguments: args, accept: call.accept ?? [], ...(each ? { each } : {}) };
+  });
+  const output = step.do ? template(step.do.output, [...at, "do", "output"]) : undefined;
+  if (calls.some((c) => !c) || (step.do && !output)) return undefined;
   const ok = produces && shown && gates.every(Boolean) && lets.every(([, c]) => c) && derive.every(([, c]) => c) && (step.when === undefined || when);
   if (!ok) return undefined;
   return {
     def: step,
     mechanical: step.do !== undefined,
+    calls: calls as CompiledCall[],
+    ...(output ? { output } : {}),
     produces: produces!,
     shownSchema,
     shown: shown!,

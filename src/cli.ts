@@ -1,0 +1,138 @@
+// The command line: parse options, then serve (stdio or HTTP), list the
+// catalog, verify ledgers, or run offline cases. Returns the exit code.
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { StepgateError } from "./errors.js";
+import { RunRegistry } from "./engine/registry.js";
+import type { RunContext } from "./engine/context.js";
+import { verifyLedger } from "./ledger/verify.js";
+import { fileSinks, stderrSinks } from "./ledger/sinks.js";
+import type { LoadedStepfile } from "./loader/load.js";
+import { createServerFactory } from "./mcp/server.js";
+import { serveStdio } from "./stdio.js";
+import { catalogEntries, loadArgument } from "./cli/catalog.js";
+import { HELP } from "./cli/help.js";
+import { parseOptions, UsageError, type Options } from "./cli/options.js";
+import { packageVersion } from "./cli/package-root.js";
+import { openToolbox } from "./tools/toolbox.js";
+
+export async function main(argv: string[]): Promise<number> {
+  let options: Options;
+  try {
+    options = parseOptions(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`stepgate: ${error.message} (see stepgate --help)\n`);
+      return 2;
+    }
+    throw error;
+  }
+  switch (options.mode) {
+    case "help":
+      process.stdout.write(HELP);
+      return 0;
+    case "version":
+      process.stdout.write(`stepgate ${packageVersion()}\n`);
+      return 0;
+    case "verify":
+      return verify(options.positionals);
+    case "list":
+      return list();
+    case "test":
+    case "auth":
+      process.stderr.write(`stepgate: --${options.mode} is not available in this version yet\n`);
+      return 2;
+    case "serve":
+      return serve(options);
+  }
+}
+
+async function serve(options: Options): Promise<number> {
+  const stepfiles = await loadAll(options.positionals);
+  if (!stepfiles) return 1;
+  const ctx: RunContext = {
+    limits: { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars },
+    ledger: options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks(),
+    clock: () => new Date(),
+    newRunId: () => randomUUID(),
+    openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion() }),
+  };
+  const registry = new RunRegistry(ctx, options.limits.runIdleMs);
+  const factory = createServerFactory({ stepfiles, registry, version: packageVersion() });
+  if (options.http !== undefined) {
+    process.stderr.write("stepgate: --http is not available in this version yet\n");
+    return 2;
+  }
+  const { closed } = await serveStdio(factory);
+  await closed;
+  await registry.closeAll();
+  return 0;
+}
+
+/** Load every stepfile argument, reporting every failure; undefined when any failed. */
+async function loadAll(args: string[]): Promise<LoadedStepfile[] | undefined> {
+  const results = await Promise.allSettled(args.map((arg) => loadArgument(arg)));
+  let ok = true;
+  const loaded: LoadedStepfile[] = [];
+  const seen = new Map<string, string>();
+  for (const [i, result] of results.entries()) {
+    if (result.status === "rejected") {
+      ok = false;
+      const error = result.reason as Error;
+      const name = error instanceof StepgateError ? `${error.name}: ` : "stepgate: ";
+      process.stderr.write(`${name}${error.message}\n`);
+      continue;
+    }
+    const other = seen.get(result.value.doc.id);
+    if (other !== undefined) {
+      ok = false;
+      process.stderr.write(`StepfileInvalid: ${args[i]} and ${other} both have id ${result.value.doc.id}; each served stepfile needs its own id\n`);
+      continue;
+    }
+    seen.set(result.value.doc.id, args[i]!);
+    loaded.push(result.value);
+  }
+  return ok ? loaded : undefined;
+}
+
+async function verify(files: string[]): Promise<number> {
+  let failed = false;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      process.stdout.write(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})\n`);
+      failed = true;
+      continue;
+    }
+    const verdict = verifyLedger(text);
+    if (verdict.ok) process.stdout.write(`${file}: ok, ${verdict.records} records\n`);
+    else {
+      failed = true;
+      process.stdout.write(`${file}: seq ${verdict.seq ?? "?"} does not follow (line ${verdict.line}): ${verdict.reason}\n`);
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+async function list(): Promise<number> {
+  const entries = catalogEntries();
+  if (entries.length === 0) {
+    process.stdout.write("The catalog is empty.\n");
+    return 0;
+  }
+  for (const entry of entries) {
+    try {
+      const { doc } = await loadArgument(entry.name);
+      const needs = [
+        ...Object.keys(doc.credentials ?? {}).map((c) => `${c.toUpperCase().replaceAll("-", "_")}_API_KEY`),
+        ...Object.keys(doc.settings ?? {}).map((s) => s.toUpperCase().replaceAll("-", "_")),
+      ];
+      process.stdout.write(`${entry.name}  (${entry.category})  ${doc.title ?? doc.description ?? ""}\n    needs: ${needs.length ? needs.join(", ") : "nothing (keyless)"}\n`);
+    } catch (error) {
+      process.stdout.write(`${entry.name}  (${entry.category})  INVALID: ${(error as Error).message.split("\n")[0]}\n`);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,37 @@
+// `stepgate --help`. Keep this true in the same commit as any option change.
+
+export const HELP = `Stepgate: run stepfiles, gated procedures for agents, as an MCP server.
+
+Usage:
+  stepgate [options] <stepfile | catalog name>...        serve over stdio
+  stepgate --http <port> [options] <stepfiles>...         serve Streamable HTTP on 127.0.0.1:<port>/mcp
+  stepgate --list                                         the bundled catalog
+  stepgate --test <stepfile | catalog name> [<cases.yaml>]  offline gate cases
+  stepgate --verify <ledger.jsonl>...                     check ledger hash chains
+  stepgate --auth <stepfile | catalog name> <credential> [--client-id <id>]
+  stepgate --help | --version
+
+A stepfile argument is a path ending in .yaml, .yml or .json, or the name of
+a catalog entry (see --list). With no stepfiles, only the authoring tools are
+served.
+
+Limits and options:
+  --calls-per-step <n>        most stepgate_call calls one step may make (default 100)
+  --tool-result-chars <n>     longest tool result shown to the client (default 20000)
+  --run-idle-ms <ms>          a run (or HTTP session) idle this long is abandoned (default 1800000)
+  --request-timeout-ms <ms>   how long one outgoing request may take, body included (default 60000)
+  --response-bytes <n>        largest response read from a tool, verifier or document (default 10485760)
+  --ledger-dir <dir>          one ledger file per run, <stepfile id>-<run id>.jsonl; else standard error
+  --contact <email>           sent in the User-Agent (some APIs require one)
+  --draft-credential <name>=<host>[,<host>...]   let drafts use this credential on these hosts (repeatable)
+  --draft-setting <name>      let drafts use this setting from the environment (repeatable)
+  --record-cases <dir>        write each finished or failed run as <stepfile id>-<run id>.cases.yaml
+  --watch                     reload a stepfile when its file changes
+  --client-id <id>            with --auth, when the server offers no dynamic registration
+
+Environment: credential <name> from <NAME>_API_KEY; setting <name> from <NAME>
+(upper-case, - as _).
+
+Exit codes: 0 success, 1 a check failed (--verify, --test) or a stepfile is
+invalid, 2 bad usage.
+`;

@@ -1,0 +1,138 @@
+// Command-line options: the seed's Limits table plus the modes of server.md.
+// Every bad value is one line naming the option, and exit code 2.
+import { parseArgs } from "node:util";
+
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export interface Limits {
+  callsPerStep: number;
+  toolResultChars: number;
+  runIdleMs: number;
+  requestTimeoutMs: number;
+  responseBytes: number;
+}
+
+export interface Options {
+  mode: "serve" | "list" | "test" | "verify" | "auth" | "help" | "version";
+  http?: number;
+  limits: Limits;
+  ledgerDir?: string;
+  contact?: string;
+  draftCredentials: Array<{ name: string; hosts: string[] }>;
+  draftSettings: string[];
+  recordCases?: string;
+  watch: boolean;
+  clientId?: string;
+  positionals: string[];
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  callsPerStep: 100,
+  toolResultChars: 20_000,
+  runIdleMs: 1_800_000,
+  requestTimeoutMs: 60_000,
+  responseBytes: 10_485_760,
+};
+
+const IDENTIFIER = /^[a-z][a-z0-9-]*$/;
+const EMAIL = /^[^\s@<>()]+@[^\s@<>()]+\.[^\s@<>()]+$/;
+const HOST = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+export function parseOptions(argv: string[]): Options {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        http: { type: "string" },
+        list: { type: "boolean" },
+        test: { type: "boolean" },
+        verify: { type: "boolean" },
+        auth: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+        "calls-per-step": { type: "string" },
+        "tool-result-chars": { type: "string" },
+        "run-idle-ms": { type: "string" },
+        "request-timeout-ms": { type: "string" },
+        "response-bytes": { type: "string" },
+        "ledger-dir": { type: "string" },
+        contact: { type: "string" },
+        "draft-credential": { type: "string", multiple: true },
+        "draft-setting": { type: "string", multiple: true },
+        "record-cases": { type: "string" },
+        watch: { type: "boolean" },
+        "client-id": { type: "string" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split("\n")[0]!.replace(/\. To specify.*$/, ""));
+  }
+  const v = parsed.values;
+  const modes = (["list", "test", "verify", "auth", "help", "version"] as const).filter((m) => v[m]);
+  if (modes.length > 1) throw new UsageError(`--${modes[0]} and --${modes[1]} cannot be combined`);
+  const mode = modes[0] ?? "serve";
+
+  const limits: Limits = {
+    callsPerStep: integer("--calls-per-step", v["calls-per-step"], DEFAULT_LIMITS.callsPerStep, 1),
+    toolResultChars: integer("--tool-result-chars", v["tool-result-chars"], DEFAULT_LIMITS.toolResultChars, 1),
+    runIdleMs: integer("--run-idle-ms", v["run-idle-ms"], DEFAULT_LIMITS.runIdleMs, 1),
+    requestTimeoutMs: integer("--request-timeout-ms", v["request-timeout-ms"], DEFAULT_LIMITS.requestTimeoutMs, 1),
+    responseBytes: integer("--response-bytes", v["response-bytes"], DEFAULT_LIMITS.responseBytes, 1),
+  };
+  const options: Options = {
+    mode,
+    limits,
+    draftCredentials: (v["draft-credential"] ?? []).map(draftCredential),
+    draftSettings: (v["draft-setting"] ?? []).map((s) => {
+      if (!IDENTIFIER.test(s)) throw new UsageError(`--draft-setting ${JSON.stringify(s)}: expected a setting name like jira-site`);
+      return s;
+    }),
+    watch: v.watch ?? false,
+    positionals: parsed.positionals,
+  };
+  if (v.http !== undefined) {
+    if (mode !== "serve") throw new UsageError(`--http serves stepfiles; it cannot be combined with --${mode}`);
+    options.http = integer("--http", v.http, 0, 0, 65_535);
+  }
+  if (v["ledger-dir"] !== undefined) options.ledgerDir = nonEmpty("--ledger-dir", v["ledger-dir"]);
+  if (v["record-cases"] !== undefined) options.recordCases = nonEmpty("--record-cases", v["record-cases"]);
+  if (v["client-id"] !== undefined) options.clientId = nonEmpty("--client-id", v["client-id"]);
+  if (v.contact !== undefined) {
+    if (!EMAIL.test(v.contact)) throw new UsageError(`--contact ${JSON.stringify(v.contact)}: expected an email address`);
+    options.contact = v.contact;
+  }
+  if (mode === "verify" && options.positionals.length === 0) throw new UsageError("--verify needs at least one ledger file");
+  if (mode === "test" && (options.positionals.length < 1 || options.positionals.length > 2)) {
+    throw new UsageError("--test takes a stepfile (or catalog name) and optionally a cases file");
+  }
+  if (mode === "auth" && options.positionals.length !== 2) throw new UsageError("--auth takes a stepfile (or catalog name) and a credential name");
+  return options;
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new UsageError(`${name} ${JSON.stringify(raw)}: expected a whole number`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new UsageError(`${name} ${raw}: expected a number from ${min} to ${max}`);
+  return value;
+}
+
+function nonEmpty(name: string, raw: string): string {
+  if (raw.trim() === "") throw new UsageError(`${name} needs a value`);
+  return raw;
+}
+
+function draftCredential(raw: string): { name: string; hosts: string[] } {
+  const m = /^([^=]+)=(.+)$/.exec(raw);
+  const fail = () => new UsageError(`--draft-credential ${JSON.stringify(raw)}: expected <name>=<host>[,<host>...]`);
+  if (!m) throw fail();
+  const name = m[1]!;
+  const hosts = m[2]!.split(",").map((h) => h.trim().toLowerCase());
+  if (!IDENTIFIER.test(name) || hosts.some((h) => !HOST.test(h))) throw fail();
+  return { name, hosts };
+}

@@ -1,0 +1,31 @@
+// Everything a run needs from outside comes in through RunContext, so the
+// engine holds no transport, no MCP type and no global state, and tests and
+// `stepgate --test` drive it with fakes of these small interfaces.
+import type { LoadedStepfile } from "../loader/load.js";
+import type { SinkFactory } from "../ledger/sinks.js";
+import type { Toolbox } from "./toolbox.js";
+import type { LedgerChain } from "../ledger/chain.js";
+
+export interface Limits {
+  callsPerStep: number;
+  toolResultChars: number;
+}
+
+/** Asks a person to approve an output (MCP elicitation, when the client supports it). */
+export interface Approver {
+  approve(request: { step: string; gate: string; message: string; output: unknown }): Promise<{ approved: true } | { approved: false; reason: string }>;
+}
+
+export interface RunContext {
+  limits: Limits;
+  ledger: SinkFactory;
+  clock: () => Date;
+  newRunId: () => string;
+  /**
+   * Preflight in the seed's order and the run's tools: settings, then
+   * `checkInputs` (the engine's own check), then credentials, documents and
+   * MCP servers. Throws PreflightFailed naming the item.
+   */
+  openToolbox: (stepfile: LoadedStepfile, ledger: LedgerChain, checkInputs: () => void) => Promise<Toolbox>;
+  approver?: Approver;
+}

@@ -1,0 +1,68 @@
+// Checking one submission: `produces` (and `derive`) first, then every gate.
+// Approval is asked for only after every other gate has passed, so nobody
+// approves a submission the checks would reject.
+import type { GateFailure } from "../errors.js";
+import { describeErrors } from "../jsonschema/ajv.js";
+import type { CompiledGate, CompiledStep } from "../loader/compile.js";
+import { diagnosePredicate } from "./diagnosis.js";
+import type { Approver } from "./context.js";
+import type { VerifierVerdict } from "./toolbox.js";
+
+export interface GateVerdict {
+  gate: string;
+  pass: boolean;
+  diagnosis: string;
+}
+
+export interface GateData {
+  inputs: unknown;
+  steps: Record<string, unknown>;
+  output: unknown;
+  calls: unknown[];
+  let: Record<string, unknown>;
+}
+
+export interface GateServices {
+  verify(tool: string, gate: string, data: GateData): Promise<VerifierVerdict>;
+  approver?: Approver;
+}
+
+/** Every gate's verdict, in file order, with approvals last. */
+export async function runGates(step: CompiledStep, data: GateData, services: GateServices): Promise<GateVerdict[]> {
+  const verdicts: GateVerdict[] = [];
+  const approvals: Extract<CompiledGate, { kind: "approve" }>[] = [];
+  for (const gate of step.gates) {
+    if (gate.kind === "approve") approvals.push(gate);
+    else verdicts.push(await runGate(gate, data, services));
+  }
+  if (verdicts.every((v) => v.pass)) {
+    for (const gate of approvals) {
+      const answer = services.approver
+        ? await services.approver.approve({ step: step.def.id, gate: gate.id, message: gate.message, output: data.output })
+        : { approved: false as const, reason: "no person can be asked: the client does not support elicitation" };
+      verdicts.push({ gate: gate.id, pass: answer.approved, diagnosis: answer.approved ? "" : `declined: ${answer.reason}` });
+    }
+  }
+  return verdicts;
+}
+
+async function runGate(gate: Exclude<CompiledGate, { kind: "approve" }>, data: GateData, services: GateServices): Promise<GateVerdict> {
+  switch (gate.kind) {
+    case "schema": {
+      const pass = gate.validate(data.output) === true;
+      return { gate: gate.id, pass, diagnosis: pass ? "" : describeErrors(gate.validate.errors).join("; ") };
+    }
+    case "predicate": {
+      const pass = gate.predicate(data as unknown as Record<string, unknown>) === true;
+      return { gate: gate.id, pass, diagnosis: pass ? "" : diagnosePredicate(gate, data as unknown as Record<string, unknown>) };
+    }
+    case "http": {
+      const verdict = await services.verify(gate.tool, gate.id, data);
+      return { gate: gate.id, pass: verdict.pass, diagnosis: verdict.pass ? "" : (verdict.message ?? "the verifier refused the output") };
+    }
+  }
+}
+
+export function failuresOf(verdicts: GateVerdict[]): GateFailure[] {
+  return verdicts.filter((v) => !v.pass).map((v) => ({ gate: v.gate, diagnosis: v.diagnosis }));
+}

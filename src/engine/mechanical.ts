@@ -1,0 +1,57 @@
+// A mechanical step (`do`): Stepgate makes its calls in order, computes the
+// output from the templates, and never shows the step to the client.
+import { CallArgumentsInvalid, ToolCallFailed } from "../errors.js";
+import type { CompiledCall, CompiledStep } from "../loader/compile.js";
+import type { CallOutcome } from "./toolbox.js";
+
+export interface MechanicalHost {
+  inputs: unknown;
+  steps: Record<string, unknown>;
+  /** Make one call (counted against the step's limit, recorded in the ledger). */
+  call(operation: string, args: Record<string, unknown>, callId: string): Promise<CallOutcome>;
+  checkArguments(operation: string, args: unknown): string[];
+  computed(output: unknown): void;
+}
+
+export async function runMechanicalStep(step: CompiledStep, host: MechanicalHost): Promise<unknown> {
+  const responses: Record<string, unknown> = {};
+  const data = () => ({ inputs: host.inputs, steps: host.steps, responses });
+  for (const call of step.calls) {
+    if (call.each) {
+      const items = call.each(data());
+      if (!Array.isArray(items)) {
+        throw new CallArgumentsInvalid(step.def.id, label(call), `each must give an array, not ${describe(items)}`);
+      }
+      const results: unknown[] = [];
+      for (const item of items) results.push(await makeCall(step, call, { ...data(), item }, host));
+      responses[call.id] = results;
+    } else {
+      responses[call.id] = await makeCall(step, call, data(), host);
+    }
+  }
+  const output = step.output!(data());
+  host.computed(output);
+  return output;
+}
+
+async function makeCall(step: CompiledStep, call: CompiledCall, data: Record<string, unknown>, host: MechanicalHost): Promise<unknown> {
+  const args = call.arguments(data);
+  if (args === null || typeof args !== "object" || Array.isArray(args)) {
+    throw new CallArgumentsInvalid(step.def.id, label(call), `arguments must be an object, not ${describe(args)}`);
+  }
+  const problems = host.checkArguments(call.operation, args);
+  if (problems.length > 0) throw new CallArgumentsInvalid(step.def.id, label(call), problems.join("; "));
+  const outcome = await host.call(call.operation, args as Record<string, unknown>, call.id);
+  if (outcome.isError && !(outcome.status !== null && call.accept.includes(outcome.status))) {
+    throw new ToolCallFailed(`step ${step.def.id}, call ${label(call)}`, outcome.status, outcome.text.slice(0, 2000));
+  }
+  return outcome.result;
+}
+
+function label(call: CompiledCall): string {
+  return `${call.id} (${call.operation})`;
+}
+
+function describe(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+}

@@ -1,0 +1,96 @@
+// The runs a server holds: who owns each (the session that started it), and
+// when each was last called, so a run the client stops calling for
+// --run-idle-ms is abandoned. Both transports share this.
+import { RunNotActive } from "../errors.js";
+import type { LoadedStepfile } from "../loader/load.js";
+import type { Session } from "../session.js";
+import type { RunContext } from "./context.js";
+import type { Reply } from "./replies.js";
+import { Run, type RunState } from "./run.js";
+
+interface Held {
+  run: Run;
+  owner: string;
+  timer: NodeJS.Timeout;
+}
+
+/** How many ended runs are remembered, so a late call hears how its run ended. */
+const REMEMBERED_ENDINGS = 10_000;
+
+export class RunRegistry {
+  private readonly active = new Map<string, Held>();
+  private readonly ended = new Map<string, { owner: string; state: Exclude<RunState, "running"> }>();
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly idleMs: number,
+  ) {}
+
+  get size(): number {
+    return this.active.size;
+  }
+
+  async start(stepfile: LoadedStepfile, inputs: unknown, owner: Session): Promise<Reply> {
+    const { run, reply } = await Run.start(stepfile, inputs, this.ctx);
+    if (run.state === "running") this.active.set(run.id, { run, owner: owner.id, timer: this.idleTimer(run.id) });
+    else this.remember(run.id, owner.id, run.state);
+    return reply;
+  }
+
+  call(runId: string, owner: Session, operation: string, args: unknown): Promise<Reply> {
+    return this.use(runId, owner, (run) => run.call(operation, args));
+  }
+
+  submit(runId: string, owner: Session, output: unknown): Promise<Reply> {
+    return this.use(runId, owner, (run) => run.submit(output));
+  }
+
+  /** A session ended: abandon every run it owns. */
+  async endSession(owner: Session, reason: "session_closed" | "server_closed" = "session_closed"): Promise<void> {
+    const owned = [...this.active.values()].filter((h) => h.owner === owner.id);
+    await Promise.all(owned.map((h) => this.abandon(h.run.id, reason)));
+    for (const [id, e] of this.ended) if (e.owner === owner.id) this.ended.delete(id);
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.active.keys()].map((id) => this.abandon(id, "server_closed")));
+  }
+
+  private async use(runId: string, owner: Session, work: (run: Run) => Promise<Reply>): Promise<Reply> {
+    const held = this.active.get(runId);
+    if (!held || held.owner !== owner.id) {
+      const ended = this.ended.get(runId);
+      const state = ended && ended.owner === owner.id ? ended.state : "unknown";
+      return { kind: "failed", run: String(runId), state: state === "finished" ? "finished" : "failed", error: new RunNotActive(String(runId), state) };
+    }
+    held.timer.refresh();
+    const reply = await work(held.run);
+    if (held.run.state !== "running") {
+      clearTimeout(held.timer);
+      this.active.delete(runId);
+      this.remember(runId, held.owner, held.run.state);
+    } else held.timer.refresh();
+    return reply;
+  }
+
+  private idleTimer(runId: string): NodeJS.Timeout {
+    const timer = setTimeout(() => void this.abandon(runId, "idle"), this.idleMs);
+    timer.unref();
+    return timer;
+  }
+
+  private async abandon(runId: string, reason: "idle" | "session_closed" | "server_closed") {
+    const held = this.active.get(runId);
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.active.delete(runId);
+    await held.run.abandon(reason);
+    this.remember(runId, held.owner, held.run.state === "running" ? "abandoned" : held.run.state);
+  }
+
+  private remember(runId: string, owner: string, state: RunState) {
+    if (state === "running") return;
+    this.ended.set(runId, { owner, state });
+    if (this.ended.size > REMEMBERED_ENDINGS) this.ended.delete(this.ended.keys().next().value!);
+  }
+}

@@ -1,0 +1,20 @@
+// What a run answers, free of MCP: the MCP layer renders these as text and
+// structuredContent.
+import type { GateFailure, StepgateError } from "../errors.js";
+import type { OperationView } from "./toolbox.js";
+
+export interface StepView {
+  step: string;
+  instructions: string;
+  operations: OperationView[];
+  outputSchema: Record<string, unknown>;
+  attempts: number;
+  attemptsLeft: number;
+}
+
+export type Reply =
+  | { kind: "step"; run: string; state: "running"; step: StepView; completed: string[] }
+  | { kind: "retry"; run: string; state: "running"; step: string; failures: GateFailure[]; attemptsLeft: number }
+  | { kind: "call"; run: string; state: "running"; operation: string; isError: boolean; text: string }
+  | { kind: "finished"; run: string; state: "finished"; identity: string; outputs: Record<string, unknown>; completed: string[] }
+  | { kind: "failed"; run: string; state: "failed" | "finished"; error: StepgateError };

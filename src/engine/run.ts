@@ -1,0 +1,320 @@
+// A run as a state machine: preflight -> (agent step: call*, submit+ |
+// mechanical step)* -> finished | failed | abandoned. Calls of one run are
+// handled one at a time, in arrival order, even when a client sends several
+// at once.
+import { CallLimitReached, GateFailed, InternalError, PlaceholderUnresolved, PreflightFailed, RunNotActive, StepgateError, ToolCallFailed } from "../errors.js";
+import { canonicalJson, hashJson } from "../format/identity.js";
+import { fillPlaceholders } from "../format/placeholders.js";
+import { LedgerChain } from "../ledger/chain.js";
+import type { CompiledStep } from "../loader/compile.js";
+import type { LoadedStepfile } from "../loader/load.js";
+import { describeErrors } from "../jsonschema/ajv.js";
+import type { RunContext } from "./context.js";
+import { failuresOf, runGates, type GateData, type GateVerdict } from "./gates.js";
+import type { Reply, StepView } from "./replies.js";
+import { emptyToolbox, type CallOutcome, type RetryNotice, type Toolbox } from "./toolbox.js";
+import { runMechanicalStep } from "./mechanical.js";
+import { truncateForClient } from "./truncate.js";
+
+export type RunState = "running" | "finished" | "failed" | "abandoned";
+
+/** One call as gates see it. */
+export interface Evidence {
+  tool: string;
+  arguments: unknown;
+  result: unknown;
+  is_error: boolean;
+}
+
+export class Run {
+  state: RunState = "running";
+  private stepIndex = -1;
+  private attempt = 0;
+  private callsThisStep = 0;
+  private calls: Evidence[] = [];
+  private readonly outputs: Record<string, unknown> = {};
+  private completed: string[] = [];
+  private toolbox: Toolbox = emptyToolbox;
+  private queue: Promise<unknown> = Promise.resolve();
+  readonly ledger: LedgerChain;
+
+  private constructor(
+    readonly id: string,
+    readonly stepfile: LoadedStepfile,
+    readonly inputs: Record<string, unknown>,
+    private readonly ctx: RunContext,
+  ) {
+    this.ledger = new LedgerChain(id, stepfile.doc.id, ctx.ledger(stepfile.doc.id, id), ctx.clock);
+  }
+
+  /** Preflight, then everything up to the first step the client must do. */
+  static async start(stepfile: LoadedStepfile, inputs: unknown, ctx: RunContext): Promise<{ run: Run; reply: Reply }> {
+    const given = inputs && typeof inputs === "object" && !Array.isArray(inputs) ? (inputs as Record<string, unknown>) : {};
+    const run = new Run(ctx.newRunId(), stepfile, structuredClone(given), ctx);
+    run.ledger.append("run_started", { identity: stepfile.identity, inputs_hash: hashJson(given) });
+    const reply = await run.exclusive(async () => {
+      try {
+        run.toolbox = await ctx.openToolbox(stepfile, run.ledger, () => run.checkInputs(inputs));
+      } catch (error) {
+        return run.fail(error);
+      }
+      return run.advance();
+    });
+    return { run, reply };
+  }
+
+  call(operation: string, args: unknown): Promise<Reply> {
+    return this.exclusive(() => this.doCall(operation, args));
+  }
+
+  submit(output: unknown): Promise<Reply> {
+    return this.exclusive(() => this.doSubmit(output));
+  }
+
+  /** The client stopped calling, or its session ended. */
+  async abandon(reason: "idle" | "session_closed" | "server_closed"): Promise<void> {
+    await this.exclusive(async () => {
+      if (this.state !== "running") return;
+      this.state = "abandoned";
+      this.ledger.append("run_abandoned", { outcome: "abandoned", reason });
+      await this.toolbox.close().catch(() => undefined);
+    });
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private checkInputs(inputs: unknown) {
+    const validate = this.stepfile.compiled.inputs;
+    if (!validate(inputs)) throw new PreflightFailed("inputs", describeErrors(validate.errors, "inputs").join("; "));
+  }
+
+  private get step(): CompiledStep {
+    return this.stepfile.compiled.steps[this.stepIndex]!;
+  }
+
+  private notActive(): Reply {
+    const state = this.state === "running" ? "unknown" : this.state;
+    return { kind: "failed", run: this.id, state: this.state === "finished" ? "finished" : "failed", error: new RunNotActive(this.id, state) };
+  }
+
+  /** Move past the current step: skip, run mechanical steps, stop at the next agent step or finish. */
+  private async advance(): Promise<Reply> {
+    try {
+      for (;;) {
+        this.stepIndex += 1;
+        if (this.stepIndex >= this.stepfile.compiled.steps.length) return await this.finish();
+        const step = this.step;
+        if (step.when && step.when({ inputs: this.inputs, steps: this.outputs }) !== true) {
+          this.ledger.append("step_skipped", { step: step.def.id, attempt: 0 });
+          continue;
+        }
+        this.attempt = 1;
+        this.callsThisStep = 0;
+        this.calls = [];
+        this.ledger.append("step_started", { step: step.def.id, attempt: 1 });
+        if (step.mechanical) {
+          const output = await runMechanicalStep(step, this.mechanicalHost());
+          const verdicts = await this.checkGates(step, output, {});
+          const failures = failuresOf(verdicts);
+          if (failures.length > 0) throw new GateFailed(step.def.id, failures);
+          this.pass(step, output);
+          this.completed.push(step.def.id);
+          continue;
+        }
+        return this.showStep(step);
+      }
+    } catch (error) {
+      return this.fail(error);
+    }
+  }
+
+  private showStep(step: CompiledStep): Reply {
+    const filled = fillPlaceholders(step.def.instructions ?? "", { inputs: this.inputs, steps: this.outputs });
+    if ("missing" in filled) throw new PlaceholderUnresolved(step.def.id, filled.missing);
+    const view: StepView = {
+      step: step.def.id,
+      instructions: filled.text,
+      operations: (step.def.tools ?? []).map((name) => this.toolbox.operation(name) ?? { name, inputSchema: { type: "object" } }),
+      outputSchema: step.shownSchema,
+      attempts: step.attempts,
+      attemptsLeft: step.attempts - this.attempt + 1,
+    };
+    const completed = this.completed;
+    this.completed = [];
+    return { kind: "step", run: this.id, state: "running", step: view, completed };
+  }
+
+  private async finish(): Promise<Reply> {
+    this.state = "finished";
+    this.ledger.append("run_finished", { outcome: "finished", outputs_hash: hashJson(this.outputs) });
+    await this.toolbox.close().catch(() => undefined);
+    const completed = this.completed;
+    this.completed = [];
+    return { kind: "finished", run: this.id, state: "finished", identity: this.stepfile.identity, outputs: this.outputs, completed };
+  }
+
+  private async fail(error: unknown): Promise<Reply> {
+    const failure = error instanceof StepgateError ? error : internalFailure(error);
+    if (this.state === "running") {
+      this.state = "failed";
+      const step = this.stepIndex >= 0 && this.stepIndex < this.stepfile.compiled.steps.length ? this.step.def.id : null;
+      this.ledger.append("run_failed", { outcome: "failed", error: failure.name, step });
+      await this.toolbox.close().catch(() => undefined);
+    }
+    return { kind: "failed", run: this.id, state: "failed", error: failure };
+  }
+
+  private pass(step: CompiledStep, output: unknown) {
+    this.ledger.append("step_passed", { step: step.def.id, attempt: this.attempt });
+    this.outputs[step.def.id] = output;
+  }
+
+  private async doCall(operation: string, args: unknown): Promise<Reply> {
+    if (this.state !== "running") return this.notActive();
+    const step = this.step;
+    const refuse = (text: string): Reply => ({ kind: "call", run: this.id, state: "running", operation, isError: true, text });
+    if (!(step.def.tools ?? []).includes(operation)) {
+      this.ledger.append("tool_refused", { step: step.def.id, operation });
+      return refuse(`${operation} is not available in this step. This step may call: ${(step.def.tools ?? []).join(", ") || "nothing"}.`);
+    }
+    const given = args ?? {};
+    const problems = this.toolbox.checkArguments(operation, given);
+    if (problems.length > 0) return refuse(`Invalid arguments for ${operation}: ${problems.join("; ")}`);
+    try {
+      const outcome = await this.makeCall(operation, given as Record<string, unknown>, "client");
+      const shown = truncateForClient(this.toolbox.shown(operation, outcome), this.ctx.limits.toolResultChars);
+      this.recordCall(operation, outcome, "client", shown.length);
+      return { kind: "call", run: this.id, state: "running", operation, isError: outcome.isError, text: shown };
+    } catch (error) {
+      // A call that got no usable answer after its retries, or a POST that
+      // failed, is the client's to handle; anything else stops the run.
+      if (error instanceof ToolCallFailed) return refuse(error.message);
+      return this.fail(error);
+    }
+  }
+
+  /** One request, counted against the step's limit and kept as evidence when it reached the tool. */
+  private async makeCall(operation: string, args: Record<string, unknown>, _caller: "client" | "stepgate"): Promise<CallOutcome> {
+    const step = this.step;
+    if (this.callsThisStep >= this.ctx.limits.callsPerStep) throw new CallLimitReached(step.def.id, this.ctx.limits.callsPerStep);
+    this.callsThisStep += 1;
+    const outcome = await this.toolbox.call(operation, args, (notice) => this.recordRetry(notice));
+    this.calls.push({ tool: operation, arguments: args, result: outcome.result, is_error: outcome.isError });
+    return outcome;
+  }
+
+  private recordCall(operation: string, outcome: CallOutcome, caller: "client" | "stepgate", shownLength: number | null, call?: string) {
+    this.ledger.append("tool_call", {
+      step: this.step.def.id,
+      tool: outcome.tool,
+      operation,
+      host: outcome.host,
+      status: outcome.status,
+      duration_ms: outcome.durationMs,
+      credential: outcome.credential,
+      response_hash: outcome.responseHash,
+      response_length: outcome.responseLength,
+      shown_length: shownLength,
+      caller,
+      ...(call ? { call } : {}),
+    });
+  }
+
+  private recordRetry(notice: RetryNotice) {
+    const step = this.stepIndex >= 0 && this.stepIndex < this.stepfile.compiled.steps.length ? this.step.def.id : null;
+    this.ledger.append("retry", { step, operation: notice.operation, attempt: notice.attempt, status: notice.status, wait_ms: notice.waitMs });
+  }
+
+  private mechanicalHost() {
+    return {
+      inputs: this.inputs,
+      steps: this.outputs,
+      call: async (operation: string, args: Record<string, unknown>, callId: string) => {
+        const outcome = await this.makeCall(operation, args, "stepgate");
+        this.recordCall(operation, outcome, "stepgate", null, callId);
+        return outcome;
+      },
+      checkArguments: (operation: string, args: unknown) => this.toolbox.checkArguments(operation, args),
+      computed: (output: unknown) =>
+        this.ledger.append("computed", { step: this.step.def.id, output_hash: hashJson(output ?? null), output_length: canonicalLength(output) }),
+    };
+  }
+
+  private async doSubmit(output: unknown): Promise<Reply> {
+    if (this.state !== "running") return this.notActive();
+    const step = this.step;
+    const id = step.def.id;
+    this.ledger.append("submit", { step: id, attempt: this.attempt, output_hash: hashJson(output ?? null), output_length: canonicalLength(output) });
+    try {
+      const checked = this.checkShape(step, output);
+      let verdicts: GateVerdict[];
+      let final = output;
+      if ("failure" in checked) verdicts = [checked.failure];
+      else {
+        final = checked.output;
+        verdicts = await this.checkGates(step, final, checked.lets);
+      }
+      for (const v of verdicts) {
+        this.ledger.append("gate", { step: id, attempt: this.attempt, gate: v.gate, verdict: v.pass ? "pass" : "fail", diagnosis_hash: v.pass ? null : hashJson(v.diagnosis) });
+      }
+      const failures = failuresOf(verdicts);
+      if (failures.length === 0) {
+        this.pass(step, final);
+        return await this.advance();
+      }
+      if (this.attempt >= step.attempts) throw new GateFailed(id, failures);
+      this.attempt += 1;
+      return { kind: "retry", run: this.id, state: "running", step: id, failures, attemptsLeft: step.attempts - this.attempt + 1 };
+    } catch (error) {
+      return this.fail(error);
+    }
+  }
+
+  /**
+   * `derive` and `produces`, in the order of format 5.3: refuse derived
+   * fields, check the reduced schema, evaluate `let`, add derived fields,
+   * check the whole `produces`.
+   */
+  private checkShape(step: CompiledStep, output: unknown): { output: unknown; lets: Record<string, unknown> } | { failure: GateVerdict } {
+    const fail = (gate: string, diagnosis: string) => ({ failure: { gate, pass: false, diagnosis } });
+    const submitted = output && typeof output === "object" && !Array.isArray(output) ? (output as Record<string, unknown>) : undefined;
+    const sent = step.derive.map(([name]) => name).filter((name) => submitted && Object.hasOwn(submitted, name));
+    if (sent.length > 0) return fail("derive", `${sent.join(", ")} ${sent.length === 1 ? "is" : "are"} computed by Stepgate; submit the output without ${sent.length === 1 ? "it" : "them"}`);
+    if (!step.shown(output)) return fail("produces", describeErrors(step.shown.errors).join("; "));
+    const data = { inputs: this.inputs, steps: this.outputs, output, calls: this.calls, let: {} as Record<string, unknown> };
+    for (const [name, expr] of step.lets) data.let[name] = expr(data);
+    if (step.derive.length === 0) return { output, lets: data.let };
+    const full: Record<string, unknown> = { ...submitted };
+    for (const [name, expr] of step.derive) full[name] = expr(data);
+    this.ledger.append("derived", { step: step.def.id, attempt: this.attempt, output_hash: hashJson(full), output_length: canonicalLength(full) });
+    if (!step.produces(full)) return fail("produces", describeErrors(step.produces.errors).join("; "));
+    return { output: full, lets: data.let };
+  }
+
+  private checkGates(step: CompiledStep, output: unknown, lets: Record<string, unknown>): Promise<GateVerdict[]> {
+    const data: GateData = { inputs: this.inputs, steps: this.outputs, output, calls: this.calls, let: lets };
+    return runGates(step, data, {
+      verify: (tool, gate, d) =>
+        this.toolbox.verify(
+          tool,
+          { stepfile: this.stepfile.doc.id, step: step.def.id, gate, inputs: d.inputs, steps: d.steps, output: d.output, calls: d.calls },
+          (notice) => this.recordRetry(notice),
+        ),
+      ...(this.ctx.approver ? { approver: this.ctx.approver } : {}),
+    });
+  }
+}
+
+/** Length in bytes of a value's canonical form, as the ledger records it. */
+function canonicalLength(value: unknown): number {
+  return Buffer.byteLength(canonicalJson(value ?? null));
+}
+
+/** A bug of ours must still end the run with a typed error, never a stack trace to the client. */
+function internalFailure(error: unknown): StepgateError {
+  return new InternalError(error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,65 @@
+// The one MCP server factory every transport uses: each served stepfile as
+// a tool, plus stepgate_call and stepgate_submit, which drive runs. It knows
+// nothing of stdio or HTTP; it hands each session's requests to the engine.
+import { Server } from "@modelcontextprotocol/server";
+import type { RunRegistry } from "../engine/registry.js";
+import type { LoadedStepfile } from "../loader/load.js";
+import type { Session } from "../session.js";
+import type { McpServerFactory } from "./factory-types.js";
+import { SERVER_INSTRUCTIONS } from "./instructions.js";
+import { renderReply, type ToolResult } from "./render.js";
+import { RUN_TOOLS } from "./run-tools.js";
+
+export interface FactoryOptions {
+  stepfiles: readonly LoadedStepfile[];
+  registry: RunRegistry;
+  version: string;
+}
+
+export function createServerFactory(options: FactoryOptions): McpServerFactory {
+  const byId = new Map(options.stepfiles.map((s) => [s.doc.id, s]));
+  const tools = [
+    ...options.stepfiles.map((s) => ({
+      name: s.doc.id,
+      ...(s.doc.title ? { title: s.doc.title } : {}),
+      description: s.doc.description ?? s.doc.title ?? `Run the stepfile ${s.doc.id}`,
+      inputSchema: s.doc.inputs,
+    })),
+    ...(options.stepfiles.length > 0 ? RUN_TOOLS : []),
+  ];
+
+  return {
+    create(session: Session) {
+      const server = new Server({ name: "stepgate", version: options.version }, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
+      server.setRequestHandler("tools/list", () => ({ tools: tools as never }));
+      server.setRequestHandler("tools/call", async (request) => {
+        const { name, arguments: args = {} } = request.params;
+        return (await callTool(name, args as Record<string, unknown>, session)) as never;
+      });
+      return server;
+    },
+    endSession(session: Session) {
+      void options.registry.endSession(session);
+    },
+  };
+
+  async function callTool(name: string, args: Record<string, unknown>, session: Session): Promise<ToolResult> {
+    const stepfile = byId.get(name);
+    if (stepfile) return renderReply(await options.registry.start(stepfile, args, session));
+    if (name === "stepgate_call" || name === "stepgate_submit") {
+      const run = args.run;
+      if (typeof run !== "string" || run === "") return usage(`${name} needs run, the run id a stepfile tool returned`);
+      if (name === "stepgate_call") {
+        if (typeof args.operation !== "string") return usage("stepgate_call needs operation, one the current step lists");
+        return renderReply(await options.registry.call(run, session, args.operation, args.arguments ?? {}));
+      }
+      if (!("output" in args)) return usage("stepgate_submit needs output, the step's output as JSON");
+      return renderReply(await options.registry.submit(run, session, args.output));
+    }
+    return usage(`unknown tool ${name}`);
+  }
+}
+
+function usage(text: string): ToolResult {
+  return { content: [{ type: "text", text }], structuredContent: { error: "InvalidRequest", message: text }, isError: true };
+}
