@@ -6,7 +6,13 @@ const EXPLAIN_LIMIT = 2000;
 
 export function diagnosePredicate(gate: Extract<CompiledGate, { kind: "predicate" }>, data: Record<string, unknown>): string {
   if (!gate.explain) return gate.message;
-  const extra = explainText(gate.explain(data));
+  let extra: string;
+  try {
+    extra = explainText(gate.explain(data));
+  } catch {
+    // An explanation that cannot be computed must not hide the gate's message.
+    return gate.message;
+  }
   return extra === "" ? gate.message : `${gate.message} ${extra}`;
 }
 

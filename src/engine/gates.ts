@@ -53,8 +53,15 @@ async function runGate(gate: Exclude<CompiledGate, { kind: "approve" }>, data: G
       return { gate: gate.id, pass, diagnosis: pass ? "" : describeErrors(gate.validate.errors).join("; ") };
     }
     case "predicate": {
-      const pass = gate.predicate(data as unknown as Record<string, unknown>) === true;
-      return { gate: gate.id, pass, diagnosis: pass ? "" : diagnosePredicate(gate, data as unknown as Record<string, unknown>) };
+      const input = data as unknown as Record<string, unknown>;
+      let pass: boolean;
+      try {
+        pass = gate.predicate(input) === true;
+      } catch (error) {
+        // An expression that cannot be evaluated over this output blocks, as any gate does.
+        return { gate: gate.id, pass: false, diagnosis: `${gate.message} (the check could not be evaluated: ${describeThrown(error)})` };
+      }
+      return { gate: gate.id, pass, diagnosis: pass ? "" : diagnosePredicate(gate, input) };
     }
     case "http": {
       const verdict = await services.verify(gate.tool, gate.id, data);
@@ -65,4 +72,10 @@ async function runGate(gate: Exclude<CompiledGate, { kind: "approve" }>, data: G
 
 export function failuresOf(verdicts: GateVerdict[]): GateFailure[] {
   return verdicts.filter((v) => !v.pass).map((v) => ({ gate: v.gate, diagnosis: v.diagnosis }));
+}
+
+function describeThrown(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (error && typeof error === "object") return JSON.stringify(error);
+  return String(error);
 }

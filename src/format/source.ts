@@ -17,8 +17,18 @@ export const MAX_DEPTH = 128;
 
 export function parseSource(text: string): ParsedSource | { issues: Issue[] } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, version: "1.2" });
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true, strict: true, version: "1.2" });
+  } catch (error) {
+    // The YAML parser recurses; absurd nesting overflows its stack.
+    if (error instanceof RangeError) return { issues: [{ path: "", message: `nesting is deeper than ${MAX_DEPTH} levels` }] };
+    throw error;
+  }
   const problems = [...doc.errors];
+  if (problems.some((e) => e.message.includes("Maximum call stack"))) {
+    return { issues: [{ path: "", message: `nesting is deeper than ${MAX_DEPTH} levels` }] };
+  }
   if (problems.length > 0) {
     return {
       issues: problems.map((error) => {
@@ -32,7 +42,8 @@ export function parseSource(text: string): ParsedSource | { issues: Issue[] } {
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    return { issues: [{ path: "", message: (error as Error).message }] };
+    const message = error instanceof RangeError ? `nesting is deeper than ${MAX_DEPTH} levels` : (error as Error).message;
+    return { issues: [{ path: "", message }] };
   }
   if (depthOf(data, 0) > MAX_DEPTH) {
     return { issues: [{ path: "", message: `nesting is deeper than ${MAX_DEPTH} levels` }] };

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_LIMITS, parseOptions, UsageError } from "../../src/cli/options.js";
+
+describe("command-line options", () => {
+  it("uses the seed's defaults", () => {
+    expect(parseOptions(["a.yaml"]).limits).toEqual({
+      callsPerStep: 100,
+      toolResultChars: 20000,
+      runIdleMs: 1800000,
+      requestTimeoutMs: 60000,
+      responseBytes: 10485760,
+    });
+    expect(DEFAULT_LIMITS.callsPerStep).toBe(100);
+  });
+
+  it("parses every option of the Limits table", () => {
+    const o = parseOptions([
+      "--calls-per-step", "8", "--tool-result-chars", "10000", "--run-idle-ms", "5000", "--request-timeout-ms", "5000",
+      "--response-bytes", "1000000", "--ledger-dir", "/tmp/l", "--contact", "ops@example.com",
+      "--draft-credential", "github=api.github.com,uploads.github.com", "--draft-setting", "jira-site",
+      "--record-cases", "/tmp/c", "--watch", "x.yaml",
+    ]);
+    expect(o).toMatchObject({
+      mode: "serve",
+      limits: { callsPerStep: 8, toolResultChars: 10000, runIdleMs: 5000, requestTimeoutMs: 5000, responseBytes: 1000000 },
+      ledgerDir: "/tmp/l",
+      contact: "ops@example.com",
+      draftCredentials: [{ name: "github", hosts: ["api.github.com", "uploads.github.com"] }],
+      draftSettings: ["jira-site"],
+      recordCases: "/tmp/c",
+      watch: true,
+      positionals: ["x.yaml"],
+    });
+  });
+
+  it.each([
+    [["--calls-per-step", "0"], "--calls-per-step 0: expected a number from 1"],
+    [["--calls-per-step", "ten"], "--calls-per-step \"ten\": expected a whole number"],
+    [["--response-bytes", "-5"], "--response-bytes"],
+    [["--http", "70000"], "--http 70000: expected a number from 0 to 65535"],
+    [["--contact", "nobody"], "--contact \"nobody\": expected an email address"],
+    [["--draft-credential", "github"], "--draft-credential \"github\": expected <name>=<host>"],
+    [["--draft-setting", "Bad Name"], "--draft-setting"],
+    [["--list", "--verify", "x"], "cannot be combined"],
+    [["--verify"], "--verify needs at least one ledger file"],
+    [["--frobnicate"], "Unknown option '--frobnicate'"],
+  ])("refuses %j with one line", (argv, message) => {
+    let error: unknown;
+    try {
+      parseOptions(argv);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain(message);
+    expect((error as Error).message).not.toContain("\n");
+  });
+});
