@@ -19,7 +19,8 @@ export const results: Operator = {
   },
 };
 
-function collect(calls: unknown, operation: string, segments: readonly string[]): unknown[] {
+/** The values `results` gives, from a `calls` list. */
+export function collect(calls: unknown, operation: string, segments: readonly string[]): unknown[] {
   const out: unknown[] = [];
   if (!Array.isArray(calls)) return out;
   for (const call of calls) {
