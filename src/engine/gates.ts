@@ -4,7 +4,6 @@
 import type { GateFailure } from "../errors.js";
 import { describeErrors } from "../jsonschema/ajv.js";
 import type { CompiledGate, CompiledStep } from "../loader/compile.js";
-import { diagnosePredicate } from "./diagnosis.js";
 import type { Approver } from "./context.js";
 import type { VerifierVerdict } from "./toolbox.js";
 
@@ -56,12 +55,12 @@ async function runGate(gate: Exclude<CompiledGate, { kind: "approve" }>, data: G
       const input = data as unknown as Record<string, unknown>;
       let pass: boolean;
       try {
-        pass = gate.predicate(input) === true;
+        pass = gate.check.test(input);
+        return { gate: gate.id, pass, diagnosis: pass ? "" : gate.check.diagnose(input) };
       } catch (error) {
         // An expression that cannot be evaluated over this output blocks, as any gate does.
-        return { gate: gate.id, pass: false, diagnosis: `${gate.message} (the check could not be evaluated: ${describeThrown(error)})` };
+        return { gate: gate.id, pass: false, diagnosis: `the check could not be evaluated: ${describeThrown(error)}` };
       }
-      return { gate: gate.id, pass, diagnosis: pass ? "" : diagnosePredicate(gate, input) };
     }
     case "http": {
       const verdict = await services.verify(gate.tool, gate.id, data);

@@ -119,6 +119,7 @@ export class Run {
         if (step.mechanical) {
           const output = await runMechanicalStep(step, this.mechanicalHost());
           const verdicts = await this.checkGates(step, output, {});
+          this.recordVerdicts(step, verdicts);
           const failures = failuresOf(verdicts);
           if (failures.length > 0) throw new GateFailed(step.def.id, failures);
           this.pass(step, output);
@@ -258,9 +259,7 @@ export class Run {
         final = checked.output;
         verdicts = await this.checkGates(step, final, checked.lets);
       }
-      for (const v of verdicts) {
-        this.ledger.append("gate", { step: id, attempt: this.attempt, gate: v.gate, verdict: v.pass ? "pass" : "fail", diagnosis_hash: v.pass ? null : hashJson(v.diagnosis) });
-      }
+      this.recordVerdicts(step, verdicts);
       const failures = failuresOf(verdicts);
       if (failures.length === 0) {
         this.pass(step, final);
@@ -293,6 +292,12 @@ export class Run {
     this.ledger.append("derived", { step: step.def.id, attempt: this.attempt, output_hash: hashJson(full), output_length: canonicalLength(full) });
     if (!step.produces(full)) return fail("produces", describeErrors(step.produces.errors).join("; "));
     return { output: full, lets: data.let };
+  }
+
+  private recordVerdicts(step: CompiledStep, verdicts: GateVerdict[]) {
+    for (const v of verdicts) {
+      this.ledger.append("gate", { step: step.def.id, attempt: this.attempt, gate: v.gate, verdict: v.pass ? "pass" : "fail", diagnosis_hash: v.pass ? null : hashJson(v.diagnosis) });
+    }
   }
 
   private checkGates(step: CompiledStep, output: unknown, lets: Record<string, unknown>): Promise<GateVerdict[]> {

@@ -1,32 +1,24 @@
-// The expression language: JSONLogic through json-logic-engine. Rules are
-// compiled once, when a stepfile loads, and the compiled functions are pure.
-import { LogicEngine } from "json-logic-engine";
+// The expression language: JSONLogic plus Stepgate's operators (spec section
+// 6). Rules are compiled once, when a stepfile loads, and the compiled
+// functions are pure: they never write anywhere and never re-read the rule.
+import { compileNode } from "./compiler.js";
 
 export type Data = Record<string, unknown>;
 export type Compiled = (data: Data) => unknown;
 
-const engine = new LogicEngine();
+export { ExpressionError } from "./operator.js";
+export { truthy } from "./truthy.js";
+export { jsonEqual, jsonKey } from "./json.js";
+export { isOperator, operatorNames } from "./operators/index.js";
+export { compileTemplate, type CompiledTemplate } from "./template.js";
+export { compileGate, diagnose, describe, type CompiledGate, type PredicateGate } from "./diagnose.js";
+export { checkExpression, checkTemplate, type CheckContext, type ExpressionCheck, type ExpressionIssue, type Place } from "./check.js";
+export { compileRegex, re2AjvRegExp, type AjvRegExp } from "./regex.js";
 
-/** Compile one expression; throws an Error naming what is wrong. */
+/** Compile one expression; throws an ExpressionError naming what is wrong and where. */
 export function compile(expression: unknown): Compiled {
-  try {
-    const fn = engine.build(expression as never) as (data: Data) => unknown;
-    return (data) => fn(data);
-  } catch (error) {
-    throw new Error(describeEngineError(error), { cause: error });
-  }
-}
-
-function describeEngineError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (error && typeof error === "object" && "type" in error) {
-    const { type, key } = error as { type: unknown; key?: unknown };
-    return key === undefined ? String(type) : `${String(type)}: ${String(key)}`;
-  }
-  return String(error);
-}
-
-/** Whether `name` is an operator of the expression language. */
-export function isOperator(name: string): boolean {
-  return Object.hasOwn(engine.methods, name);
+  const evaluate = compileNode(expression);
+  return function evaluateExpression(data) {
+    return evaluate(data, data);
+  };
 }

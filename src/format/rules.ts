@@ -49,15 +49,8 @@ export function checkRules(doc: StepfileDocument): RawIssue[] {
       if (/[/?#@\s]/.test(host)) add([...at, "hosts", i], `${JSON.stringify(host)} must be a host with an optional :port, nothing else`);
     });
   }
-  for (const [name, setting] of Object.entries(settings)) {
+  for (const name of Object.keys(settings)) {
     if (!usedSettings.has(name)) add(["settings", name], `setting ${name} is declared but no tool URL or credential host uses it`);
-    if (setting.pattern !== undefined) {
-      try {
-        new RegExp(setting.pattern, "u");
-      } catch (error) {
-        add(["settings", name, "pattern"], `pattern does not compile: ${(error as Error).message}`);
-      }
-    }
   }
 
   checkSteps();

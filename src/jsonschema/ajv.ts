@@ -3,6 +3,7 @@
 // options; every compiled validator is made once, at load.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { re2AjvRegExp } from "../expr/regex.js";
 
 // ajv-formats ships CommonJS whose default export TypeScript sees as a namespace.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -14,6 +15,8 @@ export function createAjv(options: { strict?: boolean } = {}): Ajv2020 {
     allErrors: true,
     strict: options.strict ?? false,
     validateFormats: true,
+    // Authors' patterns run under RE2: linear time, so no output can stall a gate.
+    code: { regExp: re2AjvRegExp },
   });
   addFormats(ajv);
   return ajv;

@@ -2,16 +2,15 @@
 // JSON Schema validators, predicates, let/derive/when expressions and the
 // schema the client is shown for each step.
 import type { ValidateFunction } from "ajv";
-import { compile, type Compiled } from "../expr/index.js";
+import { compile, compileGate, compileTemplate, type Compiled, type CompiledGate as CompiledPredicate } from "../expr/index.js";
 import { createAjv } from "../jsonschema/ajv.js";
-import { compileTemplate } from "./template.js";
 import type { PathSegment } from "../format/source.js";
 import type { RawIssue } from "../format/rules.js";
 import { gateKind, type GateDef, type StepDef, type StepfileDocument } from "../format/types.js";
 
 export type CompiledGate =
   | { id: string; kind: "schema"; validate: ValidateFunction }
-  | { id: string; kind: "predicate"; predicate: Compiled; message: string; explain?: Compiled; source: unknown }
+  | { id: string; kind: "predicate"; check: CompiledPredicate }
   | { id: string; kind: "http"; tool: string }
   | { id: string; kind: "approve"; message: string };
 
@@ -73,7 +72,7 @@ export function compileStepfile(doc: StepfileDocument): { compiled?: CompiledSte
 
   for (const [name, def] of Object.entries(defs)) schema(def, ["$defs", name]);
   const inputs = schema(doc.inputs, ["inputs"]);
-  const steps = doc.steps.map((step, si) => compileStep(step, ["steps", si], schema, expr));
+  const steps = doc.steps.map((step, si) => compileStep(step, ["steps", si], schema, expr, issues));
   if (issues.length > 0 || !inputs || steps.some((s) => s === undefined)) return { issues };
   return { compiled: { inputs, steps: steps as CompiledStep[] }, issues };
 }
@@ -83,11 +82,12 @@ function compileStep(
   at: PathSegment[],
   schema: (value: unknown, path: PathSegment[]) => ValidateFunction | undefined,
   expr: (value: unknown, path: PathSegment[], compiler?: (v: unknown) => Compiled) => Compiled | undefined,
+  issues: RawIssue[],
 ): CompiledStep | undefined {
   const produces = schema(step.produces, [...at, "produces"]);
   const shownSchema = withoutDerived(step.produces, Object.keys(step.derive ?? {}));
   const shown = schema(shownSchema, [...at, "produces"]);
-  const gates = (step.gates ?? []).map((gate, gi) => compileGate(gate, [...at, "gates", gi], schema, expr));
+  const gates = (step.gates ?? []).map((gate, gi) => compileGateDef(gate, [...at, "gates", gi], schema, issues));
   const lets = Object.entries(step.let ?? {}).map(([name, e]) => [name, expr(e, [...at, "let", name])] as const);
   const derive = Object.entries(step.derive ?? {}).map(([name, e]) => [name, expr(e, [...at, "derive", name])] as const);
   const when = step.when === undefined ? undefined : expr(step.when, [...at, "when"]);
@@ -117,11 +117,11 @@ function compileStep(
   };
 }
 
-function compileGate(
+function compileGateDef(
   gate: GateDef,
   at: PathSegment[],
   schema: (value: unknown, path: PathSegment[]) => ValidateFunction | undefined,
-  expr: (value: unknown, path: PathSegment[]) => Compiled | undefined,
+  issues: RawIssue[],
 ): CompiledGate | undefined {
   switch (gateKind(gate)) {
     case "schema": {
@@ -129,10 +129,13 @@ function compileGate(
       return validate && { id: gate.id, kind: "schema", validate };
     }
     case "predicate": {
-      const predicate = expr(gate.predicate, [...at, "predicate"]);
-      const explain = gate.explain === undefined ? undefined : expr(gate.explain, [...at, "explain"]);
-      if (!predicate || (gate.explain !== undefined && !explain)) return undefined;
-      return { id: gate.id, kind: "predicate", predicate, message: gate.message ?? "", source: gate.predicate, ...(explain ? { explain } : {}) };
+      const source = { predicate: gate.predicate, message: gate.message ?? "", ...(gate.explain !== undefined ? { explain: gate.explain } : {}) };
+      try {
+        return { id: gate.id, kind: "predicate", check: compileGate(source) };
+      } catch (error) {
+        issues.push({ path: [...at, "predicate"], message: (error as Error).message });
+        return undefined;
+      }
     }
     case "http":
       return { id: gate.id, kind: "http", tool: gate.http!.tool };

@@ -1,59 +1,67 @@
-// Format rules 6 and 9-11 for every expression and template of a stepfile:
-// which operators, where `results` may stand, and which `steps.`, `let.` and
-// `responses.` paths each may read.
+// Format rules 6, 7 (responses), 9, 10 and 11 for every expression and
+// template of a stepfile, through the expression layer's checks; issues get
+// the full path from the document's root.
+import { checkExpression, checkTemplate, compileRegex, type CheckContext, type ExpressionCheck } from "../expr/index.js";
+import { parsePath } from "../format/path.js";
 import type { RawIssue } from "../format/rules.js";
 import type { PathSegment } from "../format/source.js";
 import type { StepfileDocument } from "../format/types.js";
-import { checkExpressionShape } from "./expression-shape.js";
 
 export function checkExpressions(doc: StepfileDocument): RawIssue[] {
   const issues: RawIssue[] = [];
-  const add = (path: PathSegment[], message: string) => issues.push({ path, message });
+  const report = (at: PathSegment[], check: ExpressionCheck, tools?: readonly string[]) => {
+    for (const issue of check.issues) issues.push({ path: [...at, ...parsePath(issue.path)], message: issue.message });
+    for (const operation of check.operations) {
+      if (tools && !tools.includes(operation)) issues.push({ path: at, message: `results reads ${operation}, which is not among this step's tools` });
+    }
+  };
+
+  // Rule 12: setting patterns run under RE2 too.
+  for (const [name, setting] of Object.entries(doc.settings ?? {})) {
+    if (setting.pattern === undefined) continue;
+    try {
+      compileRegex(setting.pattern);
+    } catch (error) {
+      issues.push({ path: ["settings", name, "pattern"], message: `pattern does not compile under RE2: ${(error as Error).message}` });
+    }
+  }
 
   for (const [toolId, tool] of Object.entries(doc.tools ?? {})) {
     (tool.exposes ?? []).forEach((e, i) => {
       if (typeof e === "string" || e.select === undefined) return;
-      for (const p of checkExpressionShape(e.select, { place: "select", earlierSteps: new Set() })) add(["tools", toolId, "exposes", i, "select", ...p.path], p.message);
+      report(["tools", toolId, "exposes", i, "select"], checkExpression(e.select, { place: "select", earlierSteps: new Set() }));
     });
   }
 
-  const earlier = new Set<string>();
+  const earlierSteps = new Set<string>();
   doc.steps.forEach((step, si) => {
     const at: PathSegment[] = ["steps", si];
-    const mechanical = step.do !== undefined;
-      // Expressions (rules 6, 9, 10, 11).
-      const letNames = new Set<string>();
-      for (const [name, expr] of Object.entries(step.let ?? {})) {
-        for (const p of checkExpressionShape(expr, { place: "let", earlierSteps: earlier, letNames })) add([...at, "let", name, ...p.path], p.message);
-        letNames.add(name);
-      }
-      const exprs: Array<[PathSegment[], unknown, "gate" | "derive" | "when"]> = [];
-      if (step.when !== undefined) exprs.push([[...at, "when"], step.when, "when"]);
-      for (const [key, expr] of Object.entries(step.derive ?? {})) exprs.push([[...at, "derive", key], expr, "derive"]);
-      (step.gates ?? []).forEach((gate, gi) => {
-        if (gate.predicate !== undefined) exprs.push([[...at, "gates", gi, "predicate"], gate.predicate, "gate"]);
-        if (gate.explain !== undefined) exprs.push([[...at, "gates", gi, "explain"], gate.explain, "gate"]);
+    const base: CheckContext = { place: "gate", earlierSteps: new Set(earlierSteps) };
+    const tools = step.tools ?? [];
+    if (step.when !== undefined) report([...at, "when"], checkExpression(step.when, { ...base, place: "when" }));
+    const letNames = new Set<string>();
+    for (const [name, expr] of Object.entries(step.let ?? {})) {
+      report([...at, "let", name], checkExpression(expr, { ...base, place: "let", letNames: new Set(letNames) }), tools);
+      letNames.add(name);
+    }
+    for (const [key, expr] of Object.entries(step.derive ?? {})) {
+      report([...at, "derive", key], checkExpression(expr, { ...base, place: "derive", letNames }), tools);
+    }
+    (step.gates ?? []).forEach((gate, gi) => {
+      if (gate.predicate !== undefined) report([...at, "gates", gi, "predicate"], checkExpression(gate.predicate, { ...base, letNames }), tools);
+      if (gate.explain !== undefined) report([...at, "gates", gi, "explain"], checkExpression(gate.explain, { ...base, place: "explain", letNames }), tools);
+    });
+    if (step.do) {
+      const callIds = new Set<string>();
+      (step.do.calls ?? []).forEach((call, ci) => {
+        const ctx: CheckContext = { ...base, place: "do", callIds: new Set(callIds) };
+        if (call.each !== undefined) report([...at, "do", "calls", ci, "each"], checkTemplate(call.each, ctx));
+        if (call.arguments !== undefined) report([...at, "do", "calls", ci, "arguments"], checkTemplate(call.arguments, { ...ctx, allowItem: call.each !== undefined }));
+        callIds.add(call.id);
       });
-      for (const [path, expr, place] of exprs) {
-        for (const p of checkExpressionShape(expr, { place, earlierSteps: earlier, letNames: place === "when" ? new Set() : letNames })) add([...path, ...p.path], p.message);
-      }
-      if (mechanical) {
-        const calls = step.do!.calls ?? [];
-        const before = new Set<string>();
-        calls.forEach((call, ci) => {
-          for (const field of ["arguments", "each"] as const) {
-            if (call[field] === undefined) continue;
-            for (const p of checkExpressionShape(call[field], { place: "do", earlierSteps: earlier, callIds: before, template: true })) {
-              add([...at, "do", "calls", ci, field, ...p.path], p.message);
-            }
-          }
-          before.add(call.id);
-        });
-        for (const p of checkExpressionShape(step.do!.output, { place: "do", earlierSteps: earlier, callIds: before, template: true })) {
-          add([...at, "do", "output", ...p.path], p.message);
-        }
-      }
-    earlier.add(step.id);
+      report([...at, "do", "output"], checkTemplate(step.do.output, { ...base, place: "do", callIds }));
+    }
+    earlierSteps.add(step.id);
   });
   return issues;
 }

@@ -1,0 +1,91 @@
+// Compiled vs interpreted evaluation of a realistic gate: `results` +
+// `subset` + `join` over evidence of 10,000 items (~5 MB). Run with
+//   node --import tsx bench/expressions.bench.ts
+// It prints a markdown table; nothing here is a timed assertion.
+import { LogicEngine } from "json-logic-engine";
+import { compile, type Data } from "../src/expr/index.js";
+import { joinItems } from "../src/expr/operators/join.js";
+import { collect } from "../src/expr/operators/results.js";
+import { isSubset } from "../src/expr/operators/subset.js";
+import { pathSegments } from "../src/expr/path.js";
+
+const itemCount = 10_000;
+const items = Array.from({ length: itemCount }, (_, i) => ({
+  id: `K-${i}`,
+  stock: i % 17,
+  title: `Item ${i} `.padEnd(420, "x"),
+  tags: ["catalogue", `shelf-${i % 40}`],
+}));
+const data: Data = {
+  inputs: {},
+  steps: {},
+  calls: [{ tool: "search", arguments: { q: "*" }, result: { items }, is_error: false }],
+  output: { rows: items.map(({ id, stock }) => ({ id, stock })) },
+  let: {},
+};
+
+const rule = {
+  and: [
+    { subset: [{ map: [{ var: "output.rows" }, { var: "id" }] }, { map: [{ results: ["search", "items"] }, { var: "id" }] }] },
+    {
+      none: [
+        { join: [{ var: "output.rows" }, { results: ["search", "items"] }, "id", "id"] },
+        { "!=": [{ var: "left.stock" }, { var: "right.stock" }] },
+      ],
+    },
+  ],
+};
+
+/** json-logic-engine hands custom operators the scopes above; the root data is the outermost one. */
+function rootOf(context: unknown, above: unknown): unknown {
+  let root = context;
+  let scope = above;
+  while (Array.isArray(scope) && scope.length >= 2) {
+    root = scope[1];
+    scope = scope[2];
+  }
+  return root;
+}
+
+function interpreter(options: ConstructorParameters<typeof LogicEngine>[1]): LogicEngine {
+  const engine = new LogicEngine(undefined, options);
+  engine.addMethod("results", ([operation, path]: unknown[], context: unknown, above: unknown) =>
+    collect((rootOf(context, above) as Data).calls, String(operation), pathSegments(path) ?? []),
+  );
+  engine.addMethod("subset", ([a, b]: unknown[]) => (Array.isArray(a) && Array.isArray(b) ? isSubset(a, b) : null));
+  engine.addMethod("join", ([left, right, l, r]: unknown[]) =>
+    Array.isArray(left) && Array.isArray(right) ? joinItems(left, right, pathSegments(l) ?? [], pathSegments(r) ?? []) : null,
+  );
+  return engine;
+}
+
+const compiled = compile(rule);
+const plain = interpreter({ disableInterpretedOptimization: true });
+const cached = interpreter({});
+const candidates: [string, () => unknown][] = [
+  ["Stepgate compile (once), then evaluate", () => compiled(data)],
+  ["json-logic-engine run, no optimisation cache", () => plain.run(rule, data)],
+  ["json-logic-engine run, default (caches by rule identity)", () => cached.run(rule, data)],
+];
+
+for (const [name, evaluate] of candidates) {
+  if (evaluate() !== true) throw new Error(`${name} did not pass the gate`);
+}
+
+const runs = 7;
+const evaluationsPerRun = 10;
+console.log(`Predicate: results + subset + join over ${itemCount} items (${(JSON.stringify(data).length / 1e6).toFixed(1)} MB of data); median of ${runs} runs of ${evaluationsPerRun} evaluations.\n`);
+console.log("| evaluation | ms per evaluation | evaluations/s |");
+console.log("|---|---:|---:|");
+for (const [name, evaluate] of candidates) {
+  for (let i = 0; i < 3; i++) evaluate();
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now();
+    for (let i = 0; i < evaluationsPerRun; i++) evaluate();
+    times.push((performance.now() - started) / evaluationsPerRun);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(runs / 2)]!;
+  console.log(`| ${name} | ${median.toFixed(2)} | ${(1000 / median).toFixed(1)} |`);
+}

@@ -1,0 +1,4 @@
+// `/`: a / b (JavaScript coercion).
+import { eager } from "../operator.js";
+
+export const divide = eager(([a, b]) => (a as number) / (b as number));

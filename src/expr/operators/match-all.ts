@@ -1,0 +1,55 @@
+// `match_all`: [string, pattern] -> capture group 1 of every match (null
+// where the group took no part), or the whole match when the pattern has no
+// group. RE2 semantics: linear time whatever the input. A literal pattern is
+// compiled once with the rule (and refused there if RE2 rejects it); a
+// computed one is compiled on use, cached, and gives null if it is invalid.
+import type { RE2JS } from "re2js";
+import type { Evaluate, Operator } from "../operator.js";
+import { compileRegex } from "../regex.js";
+
+export function matchAll(regex: RE2JS, text: unknown): unknown {
+  if (typeof text !== "string") return null;
+  const grouped = regex.groupCount() > 0;
+  const out: unknown[] = [];
+  for (const match of regex.matchAll(text)) out.push(grouped ? (match[1] ?? null) : match[0]);
+  return out;
+}
+
+const computedPatterns = new Map<string, RE2JS | null>();
+const cacheLimit = 256;
+
+function computed(pattern: unknown): RE2JS | null {
+  if (typeof pattern !== "string") return null;
+  let regex = computedPatterns.get(pattern);
+  if (regex !== undefined) return regex;
+  try {
+    regex = compileRegex(pattern);
+  } catch {
+    regex = null;
+  }
+  if (computedPatterns.size >= cacheLimit) computedPatterns.clear();
+  computedPatterns.set(pattern, regex);
+  return regex;
+}
+
+export const matchAllOperator: Operator = {
+  compile(args, context) {
+    const text = context.compile(args[0], "[0]");
+    if (typeof args[1] === "string") {
+      let regex: RE2JS;
+      try {
+        regex = compileRegex(args[1]);
+      } catch (error) {
+        return context.fail((error as Error).message);
+      }
+      return function evaluateMatchAll(data, root) {
+        return matchAll(regex, text(data, root));
+      };
+    }
+    const pattern: Evaluate = context.compile(args[1], "[1]");
+    return function evaluateComputedMatchAll(data, root) {
+      const regex = computed(pattern(data, root));
+      return regex ? matchAll(regex, text(data, root)) : null;
+    };
+  },
+};

@@ -1,0 +1,4 @@
+// `!=`: JavaScript loose inequality.
+import { eager } from "../operator.js";
+
+export const notEqual = eager(([a, b]) => a != b);

@@ -1,0 +1,76 @@
+// RE2 for every pattern a stepfile holds, including JSON Schema patterns
+// through ajv's code.regExp option.
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { compileRegex, re2AjvRegExp, translateEscapes } from "../../src/expr/regex.js";
+
+describe("compileRegex", () => {
+  it("refuses lookahead and backreferences with a clear message", () => {
+    expect(() => compileRegex("a(?=b)")).toThrowError(/regular expression "a\(\?=b\)" does not compile under RE2/);
+    expect(() => compileRegex("(?!x)")).toThrowError(/does not compile under RE2/);
+    expect(() => compileRegex("(a)\\1")).toThrowError(/does not compile under RE2/);
+    expect(() => compileRegex("a", "x")).toThrowError(/flag "x"/);
+  });
+
+  it("allows lookbehind and honours flags", () => {
+    expect(compileRegex("(?<=a)b").test("ab")).toBe(true);
+    expect(compileRegex("(?<=a)b").test("cb")).toBe(false);
+    expect(compileRegex("^abc$", "i").test("ABC")).toBe(true);
+    expect(compileRegex("^b$", "m").test("a\nb")).toBe(true);
+    expect(compileRegex("a.b", "s").test("a\nb")).toBe(true);
+    expect(compileRegex("a.b").test("a\nb")).toBe(false);
+  });
+
+  it("translates ECMAScript Unicode escapes", () => {
+    expect(translateEscapes("\\u00e9")).toBe("\\x{E9}");
+    expect(translateEscapes("\\uD83D\\uDE00")).toBe("\\x{1F600}");
+    expect(translateEscapes("\\u{1F600}")).toBe("\\x{1F600}");
+    expect(translateEscapes("\\\\u0041")).toBe("\\\\u0041");
+    expect(compileRegex("^[\\u0041-\\u005A]+$").test("ABC")).toBe(true);
+    expect(compileRegex("^\\uD83D\\uDE00$", "u").test("😀")).toBe(true);
+    expect(compileRegex("^\\\\u0041$").test("\\u0041")).toBe(true);
+  });
+});
+
+describe("re2AjvRegExp with ajv 2020", () => {
+  const ajv = new Ajv2020({ code: { regExp: re2AjvRegExp } });
+
+  it("gives each pattern its own toString so ajv's cache keeps them apart", () => {
+    expect(String(re2AjvRegExp("^a$", "u"))).toBe("/^a$/u");
+    const validate = ajv.compile({
+      type: "object",
+      properties: { a: { type: "string", pattern: "^a+$" }, b: { type: "string", pattern: "^b+$" } },
+    });
+    expect(validate({ a: "aa", b: "bb" })).toBe(true);
+    expect(validate({ a: "aa", b: "aa" })).toBe(false);
+  });
+
+  it("runs pattern in linear time", () => {
+    const validate = ajv.compile({ type: "string", pattern: "^(a+)+$" });
+    const started = performance.now();
+    expect(validate(`${"a".repeat(30)}b`)).toBe(false);
+    // JavaScript's RegExp needs minutes for this input; RE2 needs microseconds.
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(validate("a".repeat(30))).toBe(true);
+  });
+
+  it("uses RE2 for patternProperties too", () => {
+    const validate = ajv.compile({ type: "object", patternProperties: { "^x-(a+)+$": { type: "number" } }, additionalProperties: false });
+    expect(validate({ "x-aaa": 1 })).toBe(true);
+    expect(validate({ "x-aaa": "no" })).toBe(false);
+    const started = performance.now();
+    expect(validate({ [`x-${"a".repeat(30)}b`]: 1 })).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("refuses a lookahead pattern at schema compile time", () => {
+    expect(() => ajv.compile({ type: "string", pattern: "^(?=a)a$" })).toThrowError(/does not compile under RE2/);
+    expect(() => ajv.compile({ patternProperties: { "(a)\\1": {} } })).toThrowError(/does not compile under RE2/);
+  });
+
+  it("accepts the Unicode patterns ajv passes with the u flag", () => {
+    const validate = ajv.compile({ type: "string", pattern: "^[\\p{L}\\u00e9]+$" });
+    expect(validate("héllo")).toBe(true);
+    expect(validate("h3llo")).toBe(false);
+  });
+});
