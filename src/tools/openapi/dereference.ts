@@ -8,6 +8,14 @@ import { isObject, type JsonObject } from "./json.js";
 import { openApiVersion } from "./openapi-version.js";
 import { upgradeSchemas } from "./schema-upgrade.js";
 
+/** Real documents dereference in well under a second. */
+export const DEREFERENCE_TIMEOUT_MS = 5_000;
+
+export interface DereferenceOptions {
+  /** Longest time spent inlining refs (default DEREFERENCE_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
 /**
  * Returns a dereferenced copy of an OpenAPI 3.x document (the input is not
  * changed). A circular `$ref` is left in place as `{ "$ref": "#/..." }`, so the
@@ -19,7 +27,8 @@ import { upgradeSchemas } from "./schema-upgrade.js";
  * const doc = await dereference(yaml.parse(text));
  * const operations = buildOperations(doc, ["getItem"]);
  */
-export async function dereference(document: unknown): Promise<JsonObject> {
+export async function dereference(document: unknown, options: DereferenceOptions = {}): Promise<JsonObject> {
+  const timeoutMs = options.timeoutMs ?? DEREFERENCE_TIMEOUT_MS;
   openApiVersion(document);
   refuseForeignRefs(document, "#");
   let result: JsonObject;
@@ -28,9 +37,12 @@ export async function dereference(document: unknown): Promise<JsonObject> {
       resolve: { external: false },
       dereference: { circular: "ignore" },
       mutateInputSchema: false,
+      // Refs to shared schemas are walked once per path to them, so a small
+      // hostile document can take exponential time: bound it.
+      timeoutMs,
     })) as JsonObject;
   } catch (error) {
-    throw describeRefError(error);
+    throw describeRefError(error, timeoutMs);
   }
   upgradeSchemas(result);
   return result;
@@ -52,11 +64,14 @@ function refuseForeignRefs(node: unknown, path: string): void {
   for (const [key, value] of Object.entries(node)) refuseForeignRefs(value, `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
 }
 
-function describeRefError(error: unknown): Error {
+function describeRefError(error: unknown, timeoutMs: number): Error {
   if (error instanceof ApiDocumentInvalid) return error;
   if (error instanceof Error && error.name === "MissingPointerError") {
     const ref = /"([^"]*)"/.exec(error.message)?.[1] ?? "";
     return new ApiDocumentInvalid(`$ref "${ref}" points at nothing in the document`, { ref });
+  }
+  if (error instanceof Error && error.name === "TimeoutError") {
+    return new ApiDocumentInvalid(`its $refs took longer than ${timeoutMs} ms to inline`, { reason: "timeout" });
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new ApiDocumentInvalid(`its $refs could not be inlined: ${reason}`, { reason });

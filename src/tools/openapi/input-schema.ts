@@ -46,7 +46,7 @@ export function buildInputSchema(
       ...(p.contentType ? { contentType: p.contentType } : {}),
     });
     if (fixed) continue;
-    if (Object.hasOwn(properties, argument) || argument === "body") {
+    if (Object.hasOwn(properties, argument) || (body && argument === "body")) {
       throw new ApiDocumentInvalid(`operation ${operationId}: two inputs would both be called ${argument}`, { operation: operationId, argument });
     }
     properties[argument] = schema;
