@@ -92,8 +92,11 @@ describe("buildRequest", () => {
       expect(buildRequest(await op("matrix", false), BASE, { id: ["a", "b"] }).url).toBe(`${BASE}/x/;id=a,b`);
       expect(buildRequest(await op("matrix", true), BASE, { id: ["a", "b"] }).url).toBe(`${BASE}/x/;id=a;id=b`);
       expect(buildRequest(await op("matrix", false), BASE, { id: 5 }).url).toBe(`${BASE}/x/;id=5`);
-      const label = await op("label", false);
-      expect(refusal(() => buildRequest(label, BASE, { id: { k: "v" } })).message).toContain("cannot be an object");
+      const object = { k: "v", "a/b": "c" };
+      expect(buildRequest(await op("label", false), BASE, { id: object }).url).toBe(`${BASE}/x/.k,v,a%2Fb,c`);
+      expect(buildRequest(await op("label", true), BASE, { id: object }).url).toBe(`${BASE}/x/.k=v.a%2Fb=c`);
+      expect(buildRequest(await op("matrix", false), BASE, { id: object }).url).toBe(`${BASE}/x/;id=k,v,a%2Fb,c`);
+      expect(buildRequest(await op("matrix", true), BASE, { id: object }).url).toBe(`${BASE}/x/;k=v;a%2Fb=c`);
     });
   });
 
@@ -107,6 +110,8 @@ describe("buildRequest", () => {
     it("joins with spaces or pipes for those styles", async () => {
       expect(buildRequest(await queryOp({ style: "spaceDelimited", explode: false }), BASE, { tag: ["a", "b"] }).url).toBe(`${BASE}/items?tag=a%20b`);
       expect(buildRequest(await queryOp({ style: "pipeDelimited", explode: false }), BASE, { tag: ["a", "b"] }).url).toBe(`${BASE}/items?tag=a|b`);
+      expect(buildRequest(await queryOp({ style: "pipeDelimited", explode: false }), BASE, { tag: { R: 1, G: 2 } }).url).toBe(`${BASE}/items?tag=R|1|G|2`);
+      expect(buildRequest(await queryOp({ style: "spaceDelimited", explode: false }), BASE, { tag: { R: 1 } }).url).toBe(`${BASE}/items?tag=R%201`);
     });
 
     it("sends objects as form fields or deepObject brackets", async () => {
@@ -118,8 +123,9 @@ describe("buildRequest", () => {
       );
     });
 
-    it("refuses nested values it has no rule for", async () => {
+    it("refuses nested values it has no rule for, and arrays as deepObject", async () => {
       const op = await queryOp({ name: "f", style: "deepObject" });
+      expect(refusal(() => buildRequest(op, BASE, { f: ["a"] })).message).toContain("must be an object");
       expect(refusal(() => buildRequest(op, BASE, { f: { a: { b: 1 } } })).message).toContain("nested");
       const arrays = await queryOp({});
       refusal(() => buildRequest(arrays, BASE, { tag: [["a"]] }));
@@ -241,5 +247,14 @@ describe("buildRequest", () => {
       security: null,
     };
     expect(refusal(() => buildRequest(op, BASE, { id: "x" })).message).toContain("would climb out of /api/v3");
+  });
+});
+
+describe("buildRequest with a template's own odd characters", () => {
+  it("keeps ?, # and spaces of the document's path inside the path", async () => {
+    const op = await operation(doc({ "/cookies#form mode?x": { get: { operationId: "op" } } }), "op");
+    const url = new URL(buildRequest(op, BASE, {}).url);
+    expect(url.pathname).toBe("/api/v3/cookies%23form%20mode%3Fx");
+    expect(url.search + url.hash).toBe("");
   });
 });

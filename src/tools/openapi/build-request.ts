@@ -1,6 +1,7 @@
 // Turns a call's arguments into the HTTP request of one operation. Pure: no
 // I/O and no credential (egress attaches that from `op.security`).
 import { ToolCallFailed } from "../../errors.js";
+import { encodePathLiteral } from "./percent-encode.js";
 import { ArgumentRefused, serialiseForm, serialiseHeader, serialisePath } from "./serialise-param.js";
 import type { OperationSpec, ParamSpec } from "./types.js";
 
@@ -54,7 +55,10 @@ function assemble(op: OperationSpec, serverBaseUrl: string, args: Record<string,
   if (cookies.length > 0) headers.cookie = cookies.filter(Boolean).join("; ");
 
   const template = op.pathTemplate.startsWith("/") ? op.pathTemplate : `/${op.pathTemplate}`;
-  const path = template.replace(/\{([^{}]+)\}/g, (_, name: string) => pathValues.get(name) ?? "");
+  const path = template
+    .split(/(\{[^{}]+\})/)
+    .map((part, i) => (i % 2 === 1 ? (pathValues.get(part.slice(1, -1)) ?? "") : encodePathLiteral(part)))
+    .join("");
   const search = query.filter(Boolean).join("&");
   // Encoding already keeps every argument inside its segment; these re-check
   // the finished URL so a mistake here fails closed rather than leaking.

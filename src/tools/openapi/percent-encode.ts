@@ -12,3 +12,12 @@ export function encodeStrict(value: string): string {
   }
   return encoded.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
+
+/**
+ * Makes a path template's own text safe to put in a URL: characters a path
+ * may not hold (`?`, `#`, spaces, non-ASCII) and stray `%` are encoded, so a
+ * document path such as `/cookies#form` names a path, not a fragment.
+ */
+export function encodePathLiteral(text: string): string {
+  return text.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu, (c) => encodeStrict(c));
+}

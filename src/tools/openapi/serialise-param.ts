@@ -44,15 +44,17 @@ function simple(param: ParamSpec, value: unknown, encode: Encode): string {
   return pieces(param, value, encode).join(",");
 }
 
-/** The path segment text for a path parameter (already encoded). */
+/** The path segment text for a path parameter (already encoded), in simple, label or matrix style. */
 export function serialisePath(param: ParamSpec, value: unknown): string {
   if (param.style === "simple") return simple(param, value, encodeStrict);
-  if (isPlainObject(value) && !param.contentType) {
-    throw new ArgumentRefused(`path parameter ${param.name} (style ${param.style}) cannot be an object`);
-  }
-  const items = Array.isArray(value) && !param.contentType ? value.map((v) => encodeStrict(scalar(param, v))) : [encodeStrict(scalar(param, value))];
   const name = encodeStrict(param.name);
-  if (param.style === "label") return `.${items.join(param.explode ? "." : ",")}`;
+  const label = param.style === "label";
+  if (isPlainObject(value) && !param.contentType) {
+    if (param.explode) return label ? `.${pairs(param, value, encodeStrict, ".")}` : `;${pairs(param, value, encodeStrict, ";")}`;
+    return label ? `.${pieces(param, value, encodeStrict).join(",")}` : `;${name}=${pieces(param, value, encodeStrict).join(",")}`;
+  }
+  const items = Array.isArray(value) && !param.contentType ? pieces(param, value, encodeStrict) : [encodeStrict(scalar(param, value))];
+  if (label) return `.${items.join(param.explode ? "." : ",")}`;
   return param.explode ? items.map((item) => `;${name}=${item}`).join("") : `;${name}=${items.join(",")}`;
 }
 
@@ -73,17 +75,16 @@ export function serialiseHeader(param: ParamSpec, value: unknown): string {
 export function serialiseForm(param: ParamSpec, value: unknown, separator = "&"): string[] {
   const name = encodeStrict(param.name);
   if (param.contentType || (!Array.isArray(value) && !isPlainObject(value))) return [`${name}=${encodeStrict(scalar(param, value))}`];
-  if (Array.isArray(value)) {
-    if (param.style === "deepObject") throw new ArgumentRefused(`query parameter ${param.name} (style deepObject) must be an object`);
-    const items = pieces(param, value, encodeStrict);
-    if (param.style === "form" && param.explode) return items.map((item) => `${name}=${item}`);
-    const delimiter = param.style === "spaceDelimited" ? "%20" : param.style === "pipeDelimited" ? "|" : ",";
-    return [`${name}=${items.join(delimiter)}`];
+  if (Array.isArray(value) && param.style === "deepObject") {
+    throw new ArgumentRefused(`query parameter ${param.name} (style deepObject) must be an object`);
   }
-  if (param.style === "deepObject") {
+  if (isPlainObject(value) && param.style === "deepObject") {
     return Object.entries(value).map(([key, item]) => `${name}%5B${encodeStrict(key)}%5D=${encodeStrict(scalar(param, item))}`);
   }
-  if (param.style !== "form") throw new ArgumentRefused(`query parameter ${param.name} (style ${param.style}) cannot be an object`);
-  if (param.explode) return [pairs(param, value, encodeStrict, separator)];
-  return [`${name}=${pieces(param, value, encodeStrict).join(",")}`];
+  if (param.style === "form" && param.explode) {
+    return Array.isArray(value) ? pieces(param, value, encodeStrict).map((item) => `${name}=${item}`) : [pairs(param, value, encodeStrict, separator)];
+  }
+  // Non-exploded form, spaceDelimited and pipeDelimited: one field, items (or keys and values) joined.
+  const delimiter = param.style === "spaceDelimited" ? "%20" : param.style === "pipeDelimited" ? "|" : ",";
+  return [`${name}=${pieces(param, value, encodeStrict).join(delimiter)}`];
 }
