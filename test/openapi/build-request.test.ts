@@ -2,12 +2,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ToolCallFailed } from "../../src/errors.js";
 import { buildRequest, type OperationSpec } from "../../src/tools/openapi/index.js";
-import { doc, operation, withBody, withParams } from "./helpers.js";
+import { doc, operation, opWith, withBody } from "./helpers.js";
 
 const BASE = "https://api.example.com/api/v3";
 
-const itemOp = () => operation(withParams([{ name: "id", in: "path", required: true, schema: { type: "string" } }], "/items/{id}"), "op");
-const queryOp = (param: Record<string, unknown>) => operation(withParams([{ name: "tag", in: "query", schema: { type: "array" }, ...param }]), "op");
+const itemOp = () => opWith([{ name: "id", in: "path", required: true, schema: { type: "string" } }], "/items/{id}");
+const queryOp = (param: Record<string, unknown>) => opWith([{ name: "tag", in: "query", schema: { type: "array" }, ...param }]);
 const refusal = (run: () => unknown): ToolCallFailed => {
   try {
     run();
@@ -83,7 +83,7 @@ describe("buildRequest", () => {
 
     it("serialises arrays and objects in simple, label and matrix styles", async () => {
       const op = (style: string, explode: boolean) =>
-        operation(withParams([{ name: "id", in: "path", style, explode, schema: {} }], "/x/{id}"), "op");
+        opWith([{ name: "id", in: "path", style, explode, schema: {} }], "/x/{id}");
       expect(buildRequest(await op("simple", false), BASE, { id: ["a", "b/c"] }).url).toBe(`${BASE}/x/a,b%2Fc`);
       expect(buildRequest(await op("simple", false), BASE, { id: { k: "v", n: 1 } }).url).toBe(`${BASE}/x/k,v,n,1`);
       expect(buildRequest(await op("simple", true), BASE, { id: { k: "v", n: 1 } }).url).toBe(`${BASE}/x/k=v,n=1`);
@@ -132,36 +132,27 @@ describe("buildRequest", () => {
     });
 
     it("encodes names and values and skips absent optional ones", async () => {
-      const op = await operation(
-        withParams([
-          { name: "q", in: "query", schema: { type: "string" } },
-          { name: "page size", in: "query", schema: { type: "integer" } },
-          { name: "flag", in: "query", schema: { type: "boolean" } },
-        ]),
-        "op",
-      );
+      const op = await opWith([
+        { name: "q", in: "query", schema: { type: "string" } },
+        { name: "page size", in: "query", schema: { type: "integer" } },
+        { name: "flag", in: "query", schema: { type: "boolean" } },
+      ]);
       expect(buildRequest(op, BASE, { q: "a&b=c#d", "page size": 10, flag: false }).url).toBe(`${BASE}/items?q=a%26b%3Dc%23d&page%20size=10&flag=false`);
       expect(buildRequest(op, BASE, {}).url).toBe(`${BASE}/items`);
     });
 
     it("sends a JSON content parameter as JSON text", async () => {
-      const op = await operation(withParams([{ name: "filter", in: "query", content: { "application/json": { schema: { type: "object" } } } }]), "op");
+      const op = await opWith([{ name: "filter", in: "query", content: { "application/json": { schema: { type: "object" } } } }]);
       expect(buildRequest(op, BASE, { filter: { a: [1, 2] } }).url).toBe(`${BASE}/items?filter=%7B%22a%22%3A%5B1%2C2%5D%7D`);
     });
   });
 
   it("sends fixed parameters without being asked", async () => {
-    const op = await operation(
-      withParams(
-        [
-          { name: "v", in: "query", required: true, schema: { const: "2024-01-01" } },
-          { name: "X-Format", in: "header", schema: { enum: ["compact"] } },
-          { name: "kind", in: "path", schema: { const: "books" } },
-        ],
-        "/{kind}",
-      ),
-      "op",
-    );
+    const op = await opWith([
+      { name: "v", in: "query", required: true, schema: { const: "2024-01-01" } },
+      { name: "X-Format", in: "header", schema: { enum: ["compact"] } },
+      { name: "kind", in: "path", schema: { const: "books" } },
+    ], "/{kind}");
     const request = buildRequest(op, BASE, {});
     expect(request.url).toBe(`${BASE}/books?v=2024-01-01`);
     expect(request.headers["x-format"]).toBe("compact");
@@ -170,26 +161,23 @@ describe("buildRequest", () => {
   });
 
   it("sends header and cookie parameters", async () => {
-    const op = await operation(
-      withParams([
-        { name: "X-Request-Id", in: "header", schema: { type: "string" } },
-        { name: "X-Tags", in: "header", schema: { type: "array" } },
-        { name: "theme", in: "cookie", schema: { type: "string" } },
-        { name: "ids", in: "cookie", explode: false, schema: { type: "array" } },
-      ]),
-      "op",
-    );
+    const op = await opWith([
+      { name: "X-Request-Id", in: "header", schema: { type: "string" } },
+      { name: "X-Tags", in: "header", schema: { type: "array" } },
+      { name: "theme", in: "cookie", schema: { type: "string" } },
+      { name: "ids", in: "cookie", explode: false, schema: { type: "array" } },
+    ]);
     const request = buildRequest(op, BASE, { "X-Request-Id": "r-1", "X-Tags": ["a", "b"], theme: "dark mode", ids: [1, 2] });
     expect(request.headers).toEqual({ accept: "application/json, */*;q=0.5", "x-request-id": "r-1", "x-tags": "a,b", cookie: "theme=dark%20mode; ids=1,2" });
   });
 
   it.each(["a\r\nX-Injected: 1", "a\nb", "a\0b", "snow ☃"])("refuses the header value %j", async (value) => {
-    const op = await operation(withParams([{ name: "X-Id", in: "header", schema: { type: "string" } }]), "op");
+    const op = await opWith([{ name: "X-Id", in: "header", schema: { type: "string" } }]);
     expect(refusal(() => buildRequest(op, BASE, { "X-Id": value })).message).toContain("header parameter X-Id");
   });
 
   it("refuses a missing required parameter", async () => {
-    const op = await operation(withParams([{ name: "q", in: "query", required: true, schema: { type: "string" } }]), "op");
+    const op = await opWith([{ name: "q", in: "query", required: true, schema: { type: "string" } }]);
     expect(refusal(() => buildRequest(op, BASE, {})).message).toContain("query parameter q is required");
   });
 

@@ -24,3 +24,8 @@ export function withParams(parameters: unknown[], path = "/items"): Doc {
 export function withBody(content: Doc, required = true): Doc {
   return doc({ "/items": { post: { operationId: "op", requestBody: { required, content } } } });
 }
+
+/** The operation of `withParams(parameters, path)`, built. */
+export function opWith(parameters: unknown[], path?: string): Promise<OperationSpec> {
+  return operation(withParams(parameters, path), "op");
+}

@@ -1,6 +1,7 @@
 // Real-world documents from @readme/oas-examples: every operation must build
 // into a JSON-serialisable, compilable input schema, and requests built from
 // arguments generated from that schema must stay on the server.
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -157,7 +158,6 @@ describe("@readme/oas-examples details", () => {
 
   it("loads a YAML document by URL with its digest", async () => {
     const bytes = new Uint8Array(readFileSync(join(examples, "3.1/yaml/train-travel.yaml")));
-    const { createHash } = await import("node:crypto");
     const sha256 = `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
     const ops = await loadOperations({ server: BASE, url: "https://example.com/train-travel.yaml", sha256 }, ["get-stations", "create-booking"], async () => bytes);
     expect(ops.get("get-stations")?.method).toBe("GET");

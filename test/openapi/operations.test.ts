@@ -2,7 +2,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { ApiDocumentInvalid } from "../../src/errors.js";
 import { buildOperations, dereference } from "../../src/tools/openapi/index.js";
-import { doc, operation, withBody, withParams } from "./helpers.js";
+import { doc, operation, opWith, withBody } from "./helpers.js";
 
 const ajv = () => new Ajv2020.default({ strict: false, logger: false });
 
@@ -78,23 +78,20 @@ describe("buildOperations", () => {
     });
 
     it("makes path parameters required even when the document forgets to", async () => {
-      const op = await operation(withParams([{ name: "id", in: "path", schema: { type: "string" } }], "/items/{id}"), "op");
+      const op = await opWith([{ name: "id", in: "path", schema: { type: "string" } }], "/items/{id}");
       expect(op.inputSchema.required).toEqual(["id"]);
     });
 
     it("refuses a path whose template names an undeclared parameter", async () => {
-      await expect(operation(withParams([], "/items/{id}"), "op")).rejects.toThrow("uses {id}, which no path parameter declares");
+      await expect(opWith([], "/items/{id}")).rejects.toThrow("uses {id}, which no path parameter declares");
     });
 
     it("hides a parameter that admits one value and sends that value", async () => {
-      const op = await operation(
-        withParams([
-          { name: "version", in: "query", required: true, schema: { const: "2" } },
-          { name: "format", in: "header", schema: { type: "string", enum: ["json"] } },
-          { name: "kind", in: "query", schema: { type: "string", enum: ["a", "b"] } },
-        ]),
-        "op",
-      );
+      const op = await opWith([
+        { name: "version", in: "query", required: true, schema: { const: "2" } },
+        { name: "format", in: "header", schema: { type: "string", enum: ["json"] } },
+        { name: "kind", in: "query", schema: { type: "string", enum: ["a", "b"] } },
+      ]);
       expect(Object.keys(op.inputSchema.properties as object)).toEqual(["kind"]);
       expect(op.inputSchema.required).toBeUndefined();
       expect(op.params.find((p) => p.name === "version")!.fixed).toEqual({ value: "2" });
@@ -103,13 +100,10 @@ describe("buildOperations", () => {
     });
 
     it("does not let a fixed parameter take a name from another", async () => {
-      const op = await operation(
-        withParams([
-          { name: "id", in: "header", schema: { const: "x" } },
-          { name: "id", in: "query", schema: { type: "string" } },
-        ]),
-        "op",
-      );
+      const op = await opWith([
+        { name: "id", in: "header", schema: { const: "x" } },
+        { name: "id", in: "query", schema: { type: "string" } },
+      ]);
       expect(Object.keys(op.inputSchema.properties as object)).toEqual(["id"]);
     });
 
@@ -126,47 +120,38 @@ describe("buildOperations", () => {
       const op = await operation(d, "op");
       expect(op.inputSchema.properties).toEqual({ "query.body": { type: "string" }, body: { type: "object" } });
       expect(op.inputSchema.required).toEqual(["query.body", "body"]);
-      const noBody = await operation(withParams([{ name: "body", in: "query", schema: { type: "string" } }]), "op");
+      const noBody = await opWith([{ name: "body", in: "query", schema: { type: "string" } }]);
       expect(Object.keys(noBody.inputSchema.properties as object)).toEqual(["body"]);
     });
 
     it("ignores Accept, Content-Type and Authorization header parameters", async () => {
-      const op = await operation(
-        withParams(["Accept", "content-type", "Authorization", "X-Trace"].map((name) => ({ name, in: "header", schema: { type: "string" } }))),
-        "op",
-      );
+      const op = await opWith(["Accept", "content-type", "Authorization", "X-Trace"].map((name) => ({ name, in: "header", schema: { type: "string" } })));
       expect(op.params.map((p) => p.name)).toEqual(["X-Trace"]);
     });
 
     it("copies a parameter's description into its schema", async () => {
-      const op = await operation(withParams([{ name: "q", in: "query", description: "Search text", schema: { type: "string" } }]), "op");
+      const op = await opWith([{ name: "q", in: "query", description: "Search text", schema: { type: "string" } }]);
       expect(op.inputSchema.properties).toEqual({ q: { type: "string", description: "Search text" } });
     });
 
     it("defaults style and explode per location, and refuses unsupported styles", async () => {
-      const op = await operation(
-        withParams(
-          [
-            { name: "id", in: "path", schema: { type: "string" } },
-            { name: "q", in: "query", schema: { type: "array" } },
-            { name: "f", in: "query", explode: false, schema: { type: "array" } },
-            { name: "h", in: "header", schema: { type: "string" } },
-          ],
-          "/a/{id}",
-        ),
-        "op",
-      );
+      const op = await opWith([
+        { name: "id", in: "path", schema: { type: "string" } },
+        { name: "q", in: "query", schema: { type: "array" } },
+        { name: "f", in: "query", explode: false, schema: { type: "array" } },
+        { name: "h", in: "header", schema: { type: "string" } },
+      ], "/a/{id}");
       expect(op.params.map((p) => [p.name, p.style, p.explode])).toEqual([
         ["id", "simple", false],
         ["q", "form", true],
         ["f", "form", false],
         ["h", "simple", false],
       ]);
-      await expect(operation(withParams([{ name: "q", in: "query", style: "matrix" }]), "op")).rejects.toThrow("style matrix");
+      await expect(opWith([{ name: "q", in: "query", style: "matrix" }])).rejects.toThrow("style matrix");
     });
 
     it("reads a JSON content parameter", async () => {
-      const op = await operation(withParams([{ name: "filter", in: "query", content: { "application/json": { schema: { type: "object" } } } }]), "op");
+      const op = await opWith([{ name: "filter", in: "query", content: { "application/json": { schema: { type: "object" } } } }]);
       expect(op.params[0]).toMatchObject({ contentType: "application/json", schema: { type: "object" } });
     });
   });
