@@ -48,6 +48,16 @@ describe("buildOperations", () => {
     await expect(operation(twice, "x")).rejects.toThrow("operationId x is used by more than one operation");
   });
 
+  it("reads a frozen document without changing it", async () => {
+    const freeze = (value: unknown): unknown => {
+      if (typeof value === "object" && value !== null) Object.values(Object.freeze(value)).forEach(freeze);
+      return value;
+    };
+    const frozen = freeze(structuredClone(catalogue)) as typeof catalogue;
+    const ops = buildOperations(await dereference(frozen), ["getItem"]);
+    expect(ops.get("getItem")!.params).toHaveLength(1);
+  });
+
   it("refuses a document that is not OpenAPI 3", () => {
     expect(() => buildOperations({ swagger: "2.0", paths: {} }, [])).toThrow("only OpenAPI 3.x");
   });
@@ -124,8 +134,8 @@ describe("buildOperations", () => {
       expect(Object.keys(noBody.inputSchema.properties as object)).toEqual(["body"]);
     });
 
-    it("ignores Accept, Content-Type and Authorization header parameters", async () => {
-      const op = await opWith(["Accept", "content-type", "Authorization", "X-Trace"].map((name) => ({ name, in: "header", schema: { type: "string" } })));
+    it("ignores header parameters the request itself sets", async () => {
+      const op = await opWith(["Accept", "content-type", "Authorization", "Host", "Cookie", "Content-Length", "X-Trace"].map((name) => ({ name, in: "header", schema: { type: "string" } })));
       expect(op.params.map((p) => p.name)).toEqual(["X-Trace"]);
     });
 

@@ -25,8 +25,22 @@ const STYLES: Record<ParamLocation, readonly string[]> = {
   cookie: ["form"],
 };
 
-/** OpenAPI says these header parameters are ignored: the request itself sets them. */
-const IGNORED_HEADERS: ReadonlySet<string> = new Set(["accept", "content-type", "authorization"]);
+/**
+ * Header parameters never taken from a document. OpenAPI itself says to
+ * ignore the first three; the rest are set by Stepgate or the HTTP client,
+ * and a client-supplied Host or framing header could steer the request.
+ */
+const IGNORED_HEADERS: ReadonlySet<string> = new Set([
+  "accept",
+  "content-type",
+  "authorization",
+  "host",
+  "cookie",
+  "user-agent",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+]);
 
 export function declaredParams(pathItem: JsonObject, operation: JsonObject, pathTemplate: string, operationId: string): DeclaredParam[] {
   const byKey = new Map<string, DeclaredParam>();
