@@ -1,0 +1,75 @@
+// Assembles an operation's input schema: one property per parameter the
+// client supplies, plus `body`. Names are the parameters' own, so calls read
+// naturally (`{ id: "K-1" }`). When one name would mean two things (a query
+// `id` and a header `id`, or a parameter called `body` beside a request
+// body) every parameter sharing it is exposed as `<in>.<name>`
+// (`query.id`, `header.id`, `query.body`) and `body` stays the request body.
+import { ApiDocumentInvalid } from "../../errors.js";
+import type { JsonObject } from "./json.js";
+import { onlyValue, type DeclaredParam } from "./parameters.js";
+import type { ChosenBody } from "./request-body.js";
+import { SchemaExporter } from "./schema-export.js";
+import type { JsonSchema, ParamSpec } from "./types.js";
+
+export interface InputParts {
+  inputSchema: JsonObject;
+  params: ParamSpec[];
+}
+
+export function buildInputSchema(
+  exporter: SchemaExporter,
+  declared: DeclaredParam[],
+  body: ChosenBody | undefined,
+  operationId: string,
+): InputParts {
+  const visible = declared.filter((p) => onlyValue(p.schema) === undefined);
+  const uses = new Map<string, number>();
+  for (const p of visible) uses.set(p.name, (uses.get(p.name) ?? 0) + 1);
+  if (body) uses.set("body", (uses.get("body") ?? 0) + 1);
+
+  const properties: JsonObject = {};
+  const required: string[] = [];
+  const params: ParamSpec[] = [];
+  for (const p of declared) {
+    const fixed = onlyValue(p.schema);
+    const argument = fixed || uses.get(p.name) === 1 ? p.name : `${p.in}.${p.name}`;
+    const schema = withDescription(exporter.schema(p.schema), p.description) as JsonSchema;
+    params.push({
+      name: p.name,
+      in: p.in,
+      argument,
+      required: p.required,
+      schema,
+      style: p.style,
+      explode: p.explode,
+      ...(fixed ? { fixed } : {}),
+      ...(p.contentType ? { contentType: p.contentType } : {}),
+    });
+    if (fixed) continue;
+    if (Object.hasOwn(properties, argument) || (body && argument === "body")) {
+      throw new ApiDocumentInvalid(`operation ${operationId}: two inputs would both be called ${argument}`, { operation: operationId, argument });
+    }
+    properties[argument] = schema;
+    if (p.required) required.push(argument);
+  }
+  if (body) {
+    properties.body = withDescription(exporter.schema(body.schema), body.description);
+    if (body.required) required.push("body");
+  }
+  const inputSchema: JsonObject = {
+    type: "object",
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    // An argument that is no parameter would otherwise be dropped silently.
+    additionalProperties: false,
+  };
+  if (Object.keys(exporter.defs).length > 0) inputSchema.$defs = exporter.defs;
+  return { inputSchema, params };
+}
+
+/** Adds the parameter's description to its schema, where the agent reads it. */
+function withDescription(schema: unknown, description: string | undefined): unknown {
+  if (description === undefined || typeof schema !== "object" || schema === null) return schema;
+  const object = schema as JsonObject;
+  return typeof object.description === "string" ? object : { ...object, description };
+}
