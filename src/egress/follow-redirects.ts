@@ -36,7 +36,7 @@ export async function openFollowingRedirects(req: EgressRequest, policy: EgressP
       return { status: res.statusCode, headers, body: res.body, url: hop.url, credentialSent: carries };
     }
     await res.body.dump();
-    if (redirects === MAX_REDIRECTS) throw new ToolCallFailed(req.operation, res.statusCode, "", `more than ${MAX_REDIRECTS} redirects`);
+    if (redirects === MAX_REDIRECTS) throw new ToolCallFailed(req.operation, null, "", `more than ${MAX_REDIRECTS} redirects`);
     hop = nextHop(hop, res.statusCode, location, queryName);
   }
 }
