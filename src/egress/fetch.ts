@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { runAttempt } from "./attempt.js";
 import { assertNoCredentialWithAnyHost, retryContext } from "./egress.js";
 import { openFollowingRedirects } from "./follow-redirects.js";
-import { errorBodyText, readCapped } from "./read-body.js";
+import { discardBody, errorBodyText, readCapped } from "./read-body.js";
 import { type Answer, withRetries } from "./retry-loop.js";
 import type { CredentialRef, EgressPolicy, EgressRequest } from "./types.js";
 
@@ -31,14 +31,14 @@ export function egressFetch(policy: EgressPolicy, credential?: CredentialRef, op
         const opened = await openFollowingRedirects(request, policy, ctx.source, signal);
         if (isEventStream(opened.headers)) {
           // Returning disarms the deadline; the caller's signal still ends the stream.
-          return { ...opened, release: () => (opened.body.destroy(), "") };
+          return { ...opened, release: () => (discardBody(opened.body), "") };
         }
         const body = await readCapped(opened.body, opened.headers["content-length"], policy.maxBytes, request.operation);
         return { ...opened, body, release: () => errorBodyText(body) };
       }),
     );
     const body = NULL_BODY.has(answer.status) ? null : answer.body instanceof Readable ? (Readable.toWeb(answer.body) as ReadableStream<Uint8Array>) : answer.body;
-    if (body === null && answer.body instanceof Readable) answer.body.destroy();
+    if (body === null && answer.body instanceof Readable) discardBody(answer.body);
     const response = new Response(body, { status: answer.status, headers: answer.headers });
     Object.defineProperty(response, "url", { value: answer.url.href });
     return response;

@@ -7,7 +7,7 @@ import { ResponseTooLarge } from "../errors.js";
 export async function readCapped(body: Readable, contentLength: string | undefined, maxBytes: number, what: string): Promise<Uint8Array> {
   // A declared length over the cap is refused before a byte is read.
   if (contentLength !== undefined && Number(contentLength) > maxBytes) {
-    body.destroy();
+    discardBody(body);
     throw new ResponseTooLarge(what, maxBytes);
   }
   const chunks: Buffer[] = [];
@@ -15,12 +15,18 @@ export async function readCapped(body: Readable, contentLength: string | undefin
   for await (const chunk of body as AsyncIterable<Buffer>) {
     total += chunk.length;
     if (total > maxBytes) {
-      body.destroy();
+      discardBody(body);
       throw new ResponseTooLarge(what, maxBytes);
     }
     chunks.push(chunk);
   }
   return new Uint8Array(Buffer.concat(chunks, total));
+}
+
+/** Closes a body nobody will read; the error a destroyed undici body emits is expected, not a crash. */
+export function discardBody(body: Readable): void {
+  body.on("error", () => undefined);
+  body.destroy();
 }
 
 /** Body text for ToolCallFailed: decoded and cut, so one error cannot flood the client. */
