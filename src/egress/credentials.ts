@@ -58,9 +58,45 @@ export function placeCredential(
   return { url: wire, headers: out };
 }
 
-/** Replaces every form the value may take in text (raw, URL-encoded, base64) before it leaves egress. */
-export function redact(text: string, value: string | undefined): string {
-  if (!value) return text;
-  const forms = [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), Buffer.from(value).toString("base64")];
-  return forms.reduce((t, form) => (form ? t.split(form).join("[redacted]") : t), text);
+export interface Scrubber {
+  text(text: string): string;
+  bytes(body: Uint8Array): Uint8Array;
+  headers(headers: Record<string, string>): Record<string, string>;
+}
+
+const REDACTED = "[redacted]";
+
+/**
+ * Removes every form a credential value may take (raw, URL-encoded,
+ * base64) from what a hop gives back: an API that echoes a key in an error
+ * body or a header must not hand it to the client, a ledger or an error.
+ * Bytes are matched as bytes, so a binary body is changed only where the
+ * value itself appears.
+ */
+export function scrubberFor(value: string | undefined): Scrubber {
+  const forms = value ? [...new Set([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), Buffer.from(value).toString("base64")])] : [];
+  const text = (t: string) => forms.reduce((acc, form) => acc.split(form).join(REDACTED), t);
+  return {
+    text,
+    bytes(body) {
+      let out = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+      for (const form of forms) out = replaceBytes(out, Buffer.from(form), Buffer.from(REDACTED));
+      return out;
+    },
+    headers: (headers) => (forms.length === 0 ? headers : Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, text(v)]))),
+  };
+}
+
+function replaceBytes(haystack: Buffer, needle: Buffer, replacement: Buffer): Buffer {
+  let at = haystack.indexOf(needle);
+  if (at < 0) return haystack;
+  const parts: Buffer[] = [];
+  let from = 0;
+  while (at >= 0) {
+    parts.push(haystack.subarray(from, at), replacement);
+    from = at + needle.length;
+    at = haystack.indexOf(needle, from);
+  }
+  parts.push(haystack.subarray(from));
+  return Buffer.concat(parts);
 }

@@ -26,7 +26,7 @@ export async function egress(request: EgressRequest, policy: EgressPolicy): Prom
   const { answer, attempts } = await withRetries(ctx, () =>
     runAttempt(policy.timeoutMs, null, async (signal): Promise<Answer & { body: Uint8Array; url: URL }> => {
       const opened = await openFollowingRedirects(request, policy, ctx.source, signal);
-      const body = await readCapped(opened.body, opened.headers["content-length"], policy.maxBytes, request.operation);
+      const body = opened.scrub.bytes(await readCapped(opened.body, opened.headers["content-length"], policy.maxBytes, request.operation));
       return { ...opened, body, release: () => errorBodyText(body) };
     }),
   );

@@ -33,7 +33,7 @@ export function egressFetch(policy: EgressPolicy, credential?: CredentialRef, op
           // Returning disarms the deadline; the caller's signal still ends the stream.
           return { ...opened, release: () => (discardBody(opened.body), "") };
         }
-        const body = await readCapped(opened.body, opened.headers["content-length"], policy.maxBytes, request.operation);
+        const body = opened.scrub.bytes(await readCapped(opened.body, opened.headers["content-length"], policy.maxBytes, request.operation));
         return { ...opened, body, release: () => errorBodyText(body) };
       }),
     );

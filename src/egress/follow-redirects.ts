@@ -5,7 +5,7 @@ import type { Readable } from "node:stream";
 import { request } from "undici";
 import { ToolCallFailed } from "../errors.js";
 import { AttemptFailure, describeNetworkError } from "./attempt.js";
-import { effectivePlacement, placeCredential, redact } from "./credentials.js";
+import { type Scrubber, effectivePlacement, placeCredential, scrubberFor } from "./credentials.js";
 import { assertHostAllowed, credentialCovers, parseHopUrl } from "./hosts.js";
 import { type Hop, MAX_REDIRECTS, isRedirect, nextHop } from "./redirects.js";
 import type { CredentialPlacement, CredentialRef, CredentialSource, EgressPolicy, EgressRequest } from "./types.js";
@@ -18,6 +18,8 @@ export interface Opened {
   url: URL;
   /** Whether the final hop carried the credential (a 401 then may mean "refresh"). */
   credentialSent: boolean;
+  /** Removes the final hop's credential value from what it answered (headers here are already scrubbed). */
+  scrub: Scrubber;
 }
 
 export async function openFollowingRedirects(req: EgressRequest, policy: EgressPolicy, source: CredentialSource, signal: AbortSignal): Promise<Opened> {
@@ -29,11 +31,11 @@ export async function openFollowingRedirects(req: EgressRequest, policy: EgressP
   for (let redirects = 0; ; redirects++) {
     assertHostAllowed(hop.url, policy.allowedHosts, req.allowAnyHost ?? false);
     const carries = req.credential !== undefined && credentialCovers(req.credential.hosts, hop.url);
-    const res = await sendHop(hop, policy.userAgent, signal, carries ? { credential: req.credential!, placement: placement!, source } : undefined);
-    const headers = flattenHeaders(res.headers);
+    const { res, scrub } = await sendHop(hop, policy.userAgent, signal, carries ? { credential: req.credential!, placement: placement!, source } : undefined);
+    const headers = scrub.headers(flattenHeaders(res.headers));
     const location = headers.location;
     if (!isRedirect(res.statusCode) || location === undefined) {
-      return { status: res.statusCode, headers, body: res.body, url: hop.url, credentialSent: carries };
+      return { status: res.statusCode, headers, body: res.body, url: hop.url, credentialSent: carries, scrub };
     }
     await res.body.dump();
     if (redirects === MAX_REDIRECTS) throw new ToolCallFailed(req.operation, null, "", `more than ${MAX_REDIRECTS} redirects`);
@@ -47,7 +49,10 @@ interface Attach {
   source: CredentialSource;
 }
 
-/** The credential's value is read here, used for this one hop, and dropped. */
+/**
+ * The credential's value is read here and used for this one hop; only the
+ * scrubber that removes it from the hop's answer outlives the call.
+ */
 async function sendHop(hop: Hop, userAgent: string, signal: AbortSignal, attach: Attach | undefined) {
   let wire = { url: hop.url, headers: hop.headers };
   let secret: string | undefined;
@@ -55,13 +60,14 @@ async function sendHop(hop: Hop, userAgent: string, signal: AbortSignal, attach:
     secret = await attach.source.read(attach.credential);
     wire = placeCredential(hop.url, hop.headers, attach.placement, secret);
   }
+  const scrub = scrubberFor(secret);
   try {
-    return await request(wire.url, { method: hop.method as "GET", headers: { ...wire.headers, "user-agent": userAgent }, body: hop.body ?? null, signal });
+    return { res: await request(wire.url, { method: hop.method as "GET", headers: { ...wire.headers, "user-agent": userAgent }, body: hop.body ?? null, signal }), scrub };
   } catch (error) {
     // An abort (deadline or caller) is sorted out by runAttempt.
     if (signal.aborted) throw error;
     // undici may echo a header or the URL; scrub before the reason travels.
-    throw new AttemptFailure(redact(describeNetworkError(error), secret));
+    throw new AttemptFailure(scrub.text(describeNetworkError(error)));
   }
 }
 
