@@ -1,21 +1,13 @@
 // The seed's Credentials rules: read from <NAME>_API_KEY when needed, placed
 // as declared, sent only to the credential's hosts.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CredentialUnavailable } from "../../src/errors.js";
 import { type CredentialRef, type CredentialSource, credentialVariable, egress } from "../../src/egress/index.js";
 import { credentialCovers } from "../../src/egress/hosts.js";
-import { type Loopback, json, startLoopback, testPolicy } from "./loopback.js";
+import { json, loopbackPerTest, startLoopback, testPolicy } from "./loopback.js";
 
 const SECRET = "s3cr3t-Value/+=";
-const servers: Loopback[] = [];
-async function serve(...args: Parameters<typeof startLoopback>): Promise<Loopback> {
-  const s = await startLoopback(...args);
-  servers.push(s);
-  return s;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const { serve } = loopbackPerTest();
 
 const ok: Parameters<typeof startLoopback>[0] = (_req, res) => json(res, 200, {});
 const cred = (hosts: string[], placement: CredentialRef["placement"], kind: CredentialRef["kind"] = "api_key"): CredentialRef => ({ name: "cata-logue", kind, hosts, placement });

@@ -1,21 +1,11 @@
 // egressFetch: the same egress rules behind a fetch signature, with event
 // streams passed through past the deadline.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EgressDenied, ResponseTooLarge } from "../../src/errors.js";
 import { type CredentialRef, egressFetch } from "../../src/egress/index.js";
-import { type Loopback, json, startLoopback, testPolicy } from "./loopback.js";
+import { json, loopbackPerTest, testPolicy } from "./loopback.js";
 
-const servers: Loopback[] = [];
-const timers: NodeJS.Timeout[] = [];
-async function serve(handler: Parameters<typeof startLoopback>[0]): Promise<Loopback> {
-  const s = await startLoopback(handler);
-  servers.push(s);
-  return s;
-}
-afterEach(async () => {
-  timers.splice(0).forEach(clearInterval);
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const { serve, repeat } = loopbackPerTest();
 
 describe("egressFetch", () => {
   it("sends through egress: User-Agent, credential, JSON body", async () => {
@@ -43,14 +33,13 @@ describe("egressFetch", () => {
     const api = await serve((_req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       let n = 0;
-      const t = setInterval(() => {
+      const t = repeat(() => {
         res.write(`data: ${"x".repeat(100)} ${n}\n\n`);
         if (++n === 8) {
           clearInterval(t);
           res.end();
         }
       }, 60);
-      timers.push(t);
     });
     const res = await egressFetch(testPolicy([api.host], { timeoutMs: 200, maxBytes: 300 }))(`${api.origin}/mcp`, { method: "GET" });
     const text = await res.text();
@@ -60,7 +49,7 @@ describe("egressFetch", () => {
   it("still lets the caller's signal end an event stream", async () => {
     const api = await serve((_req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
-      timers.push(setInterval(() => res.write("data: tick\n\n"), 20));
+      repeat(() => res.write("data: tick\n\n"), 20);
     });
     const controller = new AbortController();
     const res = await egressFetch(testPolicy([api.host]))(`${api.origin}/mcp`, { signal: controller.signal });

@@ -1,26 +1,16 @@
 // The seed's Time and size rule: the deadline covers the body, and a body
 // over the cap is ResponseTooLarge whether or not its length is declared.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ResponseTooLarge, ToolCallFailed } from "../../src/errors.js";
 import { egress } from "../../src/egress/index.js";
-import { type Loopback, json, startLoopback, testPolicy } from "./loopback.js";
+import { json, loopbackPerTest, startLoopback, testPolicy } from "./loopback.js";
 
-const servers: Loopback[] = [];
-const timers: NodeJS.Timeout[] = [];
-async function serve(handler: Parameters<typeof startLoopback>[0]): Promise<Loopback> {
-  const s = await startLoopback(handler);
-  servers.push(s);
-  return s;
-}
-afterEach(async () => {
-  timers.splice(0).forEach(clearInterval);
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const { serve, repeat } = loopbackPerTest();
 
 /** Writes `chunk` every `everyMs` and never ends. */
 const drip = (chunk: string, everyMs: number, headers: Record<string, string> = {}): Parameters<typeof startLoopback>[0] => (_req, res) => {
   res.writeHead(200, { "content-type": "text/plain", ...headers });
-  timers.push(setInterval(() => res.write(chunk), everyMs));
+  repeat(() => res.write(chunk), everyMs);
 };
 
 describe("deadline", () => {

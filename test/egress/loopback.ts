@@ -1,5 +1,6 @@
 // Real node:http servers on loopback for the egress tests: each records what
 // reached it, so a test can prove a refused request never arrived.
+import { afterEach } from "vitest";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { EgressPolicy } from "../../src/egress/index.js";
@@ -77,3 +78,28 @@ export function testPolicy(hosts: string[], overrides: Partial<EgressPolicy> = {
 }
 
 export const text = (body: Uint8Array): string => Buffer.from(body).toString("utf8");
+
+/**
+ * Servers (and server-side timers) that close after each test of the file
+ * that calls this at its top level.
+ */
+export function loopbackPerTest(): { serve: typeof startLoopback; repeat: (fn: () => void, everyMs: number) => NodeJS.Timeout } {
+  const servers: Loopback[] = [];
+  const timers: NodeJS.Timeout[] = [];
+  afterEach(async () => {
+    timers.splice(0).forEach(clearInterval);
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+  return {
+    serve: async (handler, address) => {
+      const s = await startLoopback(handler, address);
+      servers.push(s);
+      return s;
+    },
+    repeat: (fn, everyMs) => {
+      const t = setInterval(fn, everyMs);
+      timers.push(t);
+      return t;
+    },
+  };
+}

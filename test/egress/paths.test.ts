@@ -1,13 +1,10 @@
 // The seed's Paths rule: no argument can change the host or climb the path.
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildUrl, egress, encodePathParam } from "../../src/egress/index.js";
-import { type Loopback, json, startLoopback, testPolicy } from "./loopback.js";
+import { json, loopbackPerTest, testPolicy } from "./loopback.js";
 
-const servers: Loopback[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const { serve } = loopbackPerTest();
 
 const HOSTILE = ["../", "../../admin", "%2F", "a/b", "@evil.example", "x#frag", "x?admin=1", "..%2F", ".%2E", "evil.example:80", "\\..\\", " spaced ", "ünï"];
 
@@ -57,8 +54,7 @@ describe("buildUrl", () => {
 
 describe("hostile arguments on the wire", () => {
   it("arrive at the same server as one path segment", async () => {
-    const api = await startLoopback((_req, res) => json(res, 200, {}));
-    servers.push(api);
+    const api = await serve((_req, res) => json(res, 200, {}));
     for (const value of HOSTILE) {
       await egress({ operation: "get", method: "GET", url: buildUrl(`${api.origin}/api`, "/items/{id}", { id: value }) }, testPolicy([api.host]));
     }

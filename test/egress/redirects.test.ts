@@ -1,18 +1,10 @@
 // The seed's Hosts rule: refuse any host no tool declares, on every hop.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EgressDenied, ToolCallFailed } from "../../src/errors.js";
 import { egress } from "../../src/egress/index.js";
-import { type Loopback, json, startLoopback, testPolicy, text } from "./loopback.js";
+import { json, loopbackPerTest, startLoopback, testPolicy, text } from "./loopback.js";
 
-const servers: Loopback[] = [];
-async function serve(...args: Parameters<typeof startLoopback>): Promise<Loopback> {
-  const s = await startLoopback(...args);
-  servers.push(s);
-  return s;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const { serve } = loopbackPerTest();
 
 /** Answers `/hop/<n>` with a redirect to `/hop/<n-1>` and `/hop/0` with 200. */
 const chain = (status = 302): Parameters<typeof startLoopback>[0] => (req, res) => {

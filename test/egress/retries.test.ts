@@ -1,25 +1,20 @@
 // The seed's Retries section, against a real server; waits go through the
 // injectable sleep so nothing here actually waits.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ToolCallFailed } from "../../src/errors.js";
 import { egress } from "../../src/egress/index.js";
 import { backoffMs, requestedWaitMs, shouldRetryStatus } from "../../src/egress/retry-policy.js";
-import { type Loopback, json, startLoopback, testPolicy, text } from "./loopback.js";
+import { type Loopback, json, loopbackPerTest, startLoopback, testPolicy, text } from "./loopback.js";
 
-const servers: Loopback[] = [];
+const { serve } = loopbackPerTest();
 /** Answers with `answers` in order, the last one repeating. */
 async function scripted(answers: { status: number; headers?: Record<string, string>; body?: unknown }[]): Promise<Loopback> {
   let n = 0;
-  const s = await startLoopback((_req, res) => {
+  return serve((_req, res) => {
     const a = answers[Math.min(n++, answers.length - 1)]!;
     json(res, a.status, a.body ?? { status: a.status }, a.headers);
   });
-  servers.push(s);
-  return s;
 }
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
 
 describe("what is retried", () => {
   it("retries a 429 with Retry-After seconds and waits that long", async () => {
