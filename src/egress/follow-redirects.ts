@@ -1,0 +1,84 @@
+// Sends one attempt's hops: check the host, attach the credential only where
+// it is covered, send with undici, follow a redirect by hand. Returns the
+// final hop's response with its body unread.
+import type { Readable } from "node:stream";
+import { request } from "undici";
+import { ToolCallFailed } from "../errors.js";
+import { AttemptFailure, describeNetworkError } from "./attempt.js";
+import { type Scrubber, effectivePlacement, placeCredential, scrubberFor } from "./credentials.js";
+import { assertHostAllowed, credentialCovers, parseHopUrl } from "./hosts.js";
+import { type Hop, MAX_REDIRECTS, isRedirect, nextHop } from "./redirects.js";
+import type { CredentialPlacement, CredentialRef, CredentialSource, EgressPolicy, EgressRequest } from "./types.js";
+
+export interface Opened {
+  status: number;
+  headers: Record<string, string>;
+  body: Readable;
+  /** The final hop's URL as egress sees it: never with a query-placed credential. */
+  url: URL;
+  /** Whether the final hop carried the credential (a 401 then may mean "refresh"). */
+  credentialSent: boolean;
+  /** Removes the final hop's credential value from what it answered (headers here are already scrubbed). */
+  scrub: Scrubber;
+}
+
+export async function openFollowingRedirects(req: EgressRequest, policy: EgressPolicy, source: CredentialSource, signal: AbortSignal): Promise<Opened> {
+  const placement = req.credential ? effectivePlacement(req.credential) : undefined;
+  const queryName = placement?.in === "query" ? placement.name : undefined;
+  const url = parseHopUrl(req.url);
+  if (queryName !== undefined) url.searchParams.delete(queryName);
+  let hop: Hop = { url, method: req.method.toUpperCase(), headers: lowerCaseKeys(req.headers ?? {}), body: req.body };
+  for (let redirects = 0; ; redirects++) {
+    assertHostAllowed(hop.url, policy.allowedHosts, req.allowAnyHost ?? false);
+    const carries = req.credential !== undefined && credentialCovers(req.credential.hosts, hop.url);
+    const { res, scrub } = await sendHop(hop, policy.userAgent, signal, carries ? { credential: req.credential!, placement: placement!, source } : undefined);
+    const headers = scrub.headers(flattenHeaders(res.headers));
+    const location = headers.location;
+    if (!isRedirect(res.statusCode) || location === undefined) {
+      return { status: res.statusCode, headers, body: res.body, url: hop.url, credentialSent: carries, scrub };
+    }
+    await res.body.dump();
+    if (redirects === MAX_REDIRECTS) throw new ToolCallFailed(req.operation, null, "", `more than ${MAX_REDIRECTS} redirects`);
+    hop = nextHop(hop, res.statusCode, location, queryName);
+  }
+}
+
+interface Attach {
+  credential: CredentialRef;
+  placement: CredentialPlacement;
+  source: CredentialSource;
+}
+
+/**
+ * The credential's value is read here and used for this one hop; only the
+ * scrubber that removes it from the hop's answer outlives the call.
+ */
+async function sendHop(hop: Hop, userAgent: string, signal: AbortSignal, attach: Attach | undefined) {
+  let wire = { url: hop.url, headers: hop.headers };
+  let secret: string | undefined;
+  if (attach) {
+    secret = await attach.source.read(attach.credential);
+    wire = placeCredential(hop.url, hop.headers, attach.placement, secret);
+  }
+  const scrub = scrubberFor(secret);
+  try {
+    return { res: await request(wire.url, { method: hop.method as "GET", headers: { ...wire.headers, "user-agent": userAgent }, body: hop.body ?? null, signal }), scrub };
+  } catch (error) {
+    // An abort (deadline or caller) is sorted out by runAttempt.
+    if (signal.aborted) throw error;
+    // undici may echo a header or the URL; scrub before the reason travels.
+    throw new AttemptFailure(scrub.text(describeNetworkError(error)));
+  }
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}

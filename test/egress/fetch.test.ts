@@ -1,0 +1,92 @@
+// egressFetch: the same egress rules behind a fetch signature, with event
+// streams passed through past the deadline.
+import { describe, expect, it } from "vitest";
+import { EgressDenied, ResponseTooLarge } from "../../src/errors.js";
+import { type CredentialRef, egressFetch } from "../../src/egress/index.js";
+import { json, loopbackPerTest, testPolicy } from "./loopback.js";
+
+const { serve, repeat } = loopbackPerTest();
+
+describe("egressFetch", () => {
+  it("sends through egress: User-Agent, credential, JSON body", async () => {
+    const api = await serve((req, res) => json(res, 200, { got: JSON.parse(req.body) as unknown }));
+    const credential: CredentialRef = { name: "mcp", kind: "bearer", hosts: [api.host], placement: { in: "bearer" } };
+    const fetch = egressFetch(testPolicy([api.host], { env: { MCP_API_KEY: "k" } }), credential);
+    const res = await fetch(`${api.origin}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ a: 1 }) });
+    expect(res.status).toBe(200);
+    expect(res.url).toBe(`${api.origin}/mcp`);
+    expect(await res.json()).toEqual({ got: { a: 1 } });
+    expect(api.received[0]?.headers).toMatchObject({ authorization: "Bearer k", "user-agent": expect.stringMatching(/^stepgate\//) as unknown });
+  });
+
+  it("accepts a Request as input", async () => {
+    const api = await serve((req, res) => json(res, 200, { method: req.method, body: req.body }));
+    const res = await egressFetch(testPolicy([api.host]))(new Request(`${api.origin}/mcp`, { method: "POST", body: "hello" }));
+    expect(await res.json()).toEqual({ method: "POST", body: "hello" });
+  });
+
+  it("refuses an undeclared host", async () => {
+    await expect(egressFetch(testPolicy(["127.0.0.1:1"]))("http://127.0.0.1:2/mcp")).rejects.toBeInstanceOf(EgressDenied);
+  });
+
+  it("streams an event stream past the deadline and the byte cap", async () => {
+    const api = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      let n = 0;
+      const t = repeat(() => {
+        res.write(`data: ${"x".repeat(100)} ${n}\n\n`);
+        if (++n === 8) {
+          clearInterval(t);
+          res.end();
+        }
+      }, 60);
+    });
+    const res = await egressFetch(testPolicy([api.host], { timeoutMs: 200, maxBytes: 300 }))(`${api.origin}/mcp`, { method: "GET" });
+    const text = await res.text();
+    expect(text.split("\n\n").filter(Boolean)).toHaveLength(8);
+  });
+
+  it("still lets the caller's signal end an event stream", async () => {
+    const api = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      repeat(() => res.write("data: tick\n\n"), 20);
+    });
+    const controller = new AbortController();
+    const res = await egressFetch(testPolicy([api.host]))(`${api.origin}/mcp`, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await expect(reader.read()).rejects.toBeDefined();
+  });
+
+  it("keeps the deadline and byte cap for JSON answers", async () => {
+    const api = await serve((req, res) => (req.url === "/slow" ? undefined : json(res, 200, "y".repeat(1000))));
+    const policy = testPolicy([api.host], { timeoutMs: 200, maxBytes: 500 });
+    await expect(egressFetch(policy)(`${api.origin}/big`, { method: "POST" })).rejects.toBeInstanceOf(ResponseTooLarge);
+    await expect(egressFetch(policy)(`${api.origin}/slow`, { method: "POST" })).rejects.toMatchObject({ name: "ToolCallFailed", status: null });
+  });
+
+  it("retries a 429 on POST but not a 503", async () => {
+    let calls = 0;
+    const api = await serve((req, res) => {
+      calls++;
+      if (req.url === "/limited" && calls === 1) return json(res, 429, {}, { "retry-after": "1" });
+      json(res, req.url === "/busy" ? 503 : 200, {});
+    });
+    const policy = testPolicy([api.host]);
+    expect((await egressFetch(policy)(`${api.origin}/limited`, { method: "POST", body: "{}" })).status).toBe(200);
+    expect(policy.waits).toEqual([1000]);
+    expect((await egressFetch(policy)(`${api.origin}/busy`, { method: "POST", body: "{}" })).status).toBe(503);
+    expect(calls).toBe(3);
+  });
+
+  it("returns a 202 with an empty body and a 204 with none", async () => {
+    const api = await serve((req, res) => {
+      res.writeHead(req.url === "/accepted" ? 202 : 204);
+      res.end();
+    });
+    const fetch = egressFetch(testPolicy([api.host]));
+    expect(await (await fetch(`${api.origin}/accepted`, { method: "POST" })).text()).toBe("");
+    expect((await fetch(`${api.origin}/none`, { method: "DELETE" })).body).toBeNull();
+  });
+});
