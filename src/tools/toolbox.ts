@@ -1,10 +1,21 @@
-// Preflight and the run's tools. Remote tools (OpenAPI, MCP, verifiers) plug
-// in here; a stepfile without tools needs only its inputs checked.
-import { PreflightFailed } from "../errors.js";
+// Preflight, in the seed's order, and the run's tools: OpenAPI operations,
+// remote MCP tools and verifiers, every request through src/egress. The
+// engine sees only the Toolbox interface.
+import { Ajv, type ValidateFunction } from "ajv";
+import { CredentialUnavailable, PreflightFailed, StepgateError } from "../errors.js";
+import { compile, type Compiled } from "../expr/index.js";
+import { sha256 } from "../format/identity.js";
+import { exposedName, type CredentialDef, type ToolDef } from "../format/types.js";
+import { hostOf } from "../format/urls.js";
 import type { LedgerChain } from "../ledger/chain.js";
 import type { LoadedStepfile } from "../loader/load.js";
-import { emptyToolbox, type Toolbox } from "../engine/toolbox.js";
+import type { CallOutcome, OperationView, RetryNotice, Toolbox, VerifierVerdict } from "../engine/toolbox.js";
+import { credentialVariable, egress, userAgent, type CredentialRef, type EgressPolicy } from "../egress/index.js";
 import type { Limits } from "../cli/options.js";
+import { fillSettings, readSettings } from "./settings.js";
+import { openOpenApiTool } from "./openapi-tool.js";
+import { openMcpTool } from "./mcp-tool.js";
+import { callVerifier } from "./verifier.js";
 
 export interface ToolboxOptions {
   limits: Limits;
@@ -13,9 +24,115 @@ export interface ToolboxOptions {
   version: string;
 }
 
-export async function openToolbox(stepfile: LoadedStepfile, _ledger: LedgerChain, checkInputs: () => void, _options: ToolboxOptions): Promise<Toolbox> {
+/** One exposed operation, whatever kind of tool serves it. */
+export interface Operation {
+  view: OperationView;
+  tool: string;
+  validate: ValidateFunction;
+  select?: Compiled;
+  call(args: Record<string, unknown>, policy: EgressPolicy): Promise<CallOutcome>;
+}
+
+/** Remote tools publish their own schemas and keep their own patterns (format section 6). */
+const remoteSchemas = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+
+export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerChain, checkInputs: () => void, options: ToolboxOptions): Promise<Toolbox> {
+  const doc = stepfile.doc;
+  const settings = readSettings(doc.settings ?? {}, options.env);
   checkInputs();
-  const tools = Object.keys(stepfile.doc.tools ?? {});
-  if (tools.length > 0) throw new PreflightFailed(`tool ${tools[0]}`, "remote tools are not available in this version yet");
-  return emptyToolbox;
+
+  const credentials = new Map<string, CredentialDef>(Object.entries(doc.credentials ?? {}));
+  for (const [name, def] of credentials) {
+    const variable = credentialVariable(name);
+    if (!options.env[variable]) {
+      throw new PreflightFailed(`credential ${name}`, new CredentialUnavailable(name, variable).message + (def.kind === "oauth2" ? " (refresh tokens are not supported yet)" : ""));
+    }
+  }
+
+  const tools = Object.entries(doc.tools ?? {}).map(([id, def]) => [id, resolveUrls(def, settings)] as const);
+  const allowedHosts = new Set(tools.map(([, def]) => hostOf(toolUrl(def))!).filter(Boolean));
+  let step: string | null = null;
+  const onRetry = (notice: RetryNotice) => ledger.append("retry", { step, operation: notice.operation, attempt: notice.attempt, status: notice.status, wait_ms: notice.waitMs });
+  const policy = (retry: (n: RetryNotice) => void): EgressPolicy => ({
+    allowedHosts,
+    userAgent: userAgent(options.version, options.contact),
+    timeoutMs: options.limits.requestTimeoutMs,
+    maxBytes: options.limits.responseBytes,
+    env: options.env,
+    onRetry: retry,
+  });
+  const credentialRef = (def: ToolDef): CredentialRef | undefined => {
+    if (!def.credential) return undefined;
+    const c = credentials.get(def.credential)!;
+    return { name: def.credential, kind: c.kind, hosts: c.hosts.map((h) => fillSettings(h, settings).toLowerCase()), placement: c.kind === "basic" ? { in: "basic" } : { in: "bearer" } };
+  };
+
+  const operations = new Map<string, Operation>();
+  const verifiers = new Map<string, { url: string; credential?: CredentialRef }>();
+  const closers: Array<() => Promise<void>> = [];
+  try {
+    for (const [id, def] of tools) {
+      const credential = credentialRef(def);
+      const exposes = def.exposes ?? [];
+      if (def.verifier) {
+        verifiers.set(id, { url: def.verifier.url, ...(credential ? { credential } : {}) });
+        continue;
+      }
+      const opened = def.openapi
+        ? await openOpenApiTool(id, def.openapi, exposes, credential, policy(onRetry))
+        : await openMcpTool(id, def.mcp!.url, exposes, credential, policy(onRetry));
+      closers.push(opened.close);
+      for (const [name, op] of opened.operations) {
+        const exposed = exposes.find((e) => exposedName(e) === name);
+        const select = typeof exposed === "object" && exposed.select !== undefined ? compile(exposed.select) : undefined;
+        operations.set(name, { ...op, validate: remoteSchemas.compile(op.view.inputSchema), ...(select ? { select } : {}) });
+      }
+    }
+  } catch (error) {
+    await Promise.all(closers.map((close) => close().catch(() => undefined)));
+    if (error instanceof PreflightFailed) throw error;
+    throw error instanceof StepgateError ? error : new PreflightFailed("tools", (error as Error).message);
+  }
+
+  return {
+    operation: (name) => operations.get(name)?.view,
+    checkArguments(name, args) {
+      const op = operations.get(name);
+      if (!op) return [`${name} is not an operation of this stepfile`];
+      if (op.validate(args)) return [];
+      return (op.validate.errors ?? []).map((e) => `${e.instancePath === "" ? "arguments" : `arguments${e.instancePath.replaceAll("/", ".")}`} ${e.message ?? "is invalid"}`);
+    },
+    async call(name, args, retry) {
+      const op = operations.get(name)!;
+      return op.call(args, policy(retry));
+    },
+    shown(name, outcome) {
+      const op = operations.get(name);
+      if (!op?.select || outcome.isError) return outcome.text;
+      const value = op.select(outcome.result as never);
+      return typeof value === "string" ? value : JSON.stringify(value ?? null);
+    },
+    async verify(tool, payload, retry): Promise<VerifierVerdict> {
+      const verifier = verifiers.get(tool)!;
+      return callVerifier(tool, verifier.url, payload, verifier.credential, policy(retry));
+    },
+    async close() {
+      await Promise.all(closers.map((close) => close().catch(() => undefined)));
+    },
+  };
+
+  function toolUrl(def: ToolDef): string {
+    return def.openapi?.server ?? def.mcp?.url ?? def.verifier!.url;
+  }
+}
+
+function resolveUrls(def: ToolDef, settings: ReadonlyMap<string, string>): ToolDef {
+  if (def.openapi) return { ...def, openapi: { ...def.openapi, server: fillSettings(def.openapi.server, settings) } };
+  if (def.mcp) return { ...def, mcp: { url: fillSettings(def.mcp.url, settings) } };
+  return { ...def, verifier: { url: fillSettings(def.verifier!.url, settings) } };
+}
+
+export function outcomeFacts(bytes: Uint8Array | string): { responseHash: string; responseLength: number } {
+  const data = typeof bytes === "string" ? Buffer.from(bytes) : bytes;
+  return { responseHash: sha256(data), responseLength: data.byteLength };
 }
