@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/paths.js";
 import { readCase } from "./case.js";
 import { EXPECTED_FAILURES } from "./expected-failures.js";
-import { playCase } from "./play.js";
+import { playCase, type Reply } from "./play.js";
 
 const CASE_TIMEOUT_MS = 20_000;
 const OWN = dirname(fileURLToPath(import.meta.url));
@@ -21,6 +21,10 @@ const suites = [
 ];
 
 const known = new Set(EXPECTED_FAILURES);
+// CONFORMANCE_TRACE=1 prints every reply, for working out why a case differs.
+const trace = process.env.CONFORMANCE_TRACE
+  ? (i: number, reply: Reply) => console.log(`reply ${i}: ${JSON.stringify("result" in reply ? reply.result : reply, null, 2)}`)
+  : undefined;
 const seen = new Set<string>();
 
 for (const suite of suites) {
@@ -34,7 +38,7 @@ for (const suite of suites) {
       // failure message below is what the reader sees.
       const test = failing ? it.fails : it;
       test(failing ? `${file} (expected to fail: remove "${key}" from expected-failures.ts once it passes)` : file, async () => {
-        const problems = await playCase(readCase(join(suite.dir, file)));
+        const problems = await playCase(readCase(join(suite.dir, file)), { trace });
         expect(problems, `${key}:\n  ${problems.join("\n  ")}`).toEqual([]);
       }, CASE_TIMEOUT_MS);
     }

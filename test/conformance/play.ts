@@ -18,9 +18,14 @@ export const CASE_LIMITS = ["--calls-per-step", "8", "--tool-result-chars", "100
 const REPLY_TIMEOUT_MS = 15_000;
 
 /** What one action got back: the tool result, or why there was none. */
-type Reply = { result: CallToolResult } | { thrown: string };
+export type Reply = { result: CallToolResult } | { thrown: string };
 
-export async function playCase(c: ConformanceCase): Promise<string[]> {
+export interface PlayOptions {
+  /** Sees every reply as it arrives: for debugging a case, not for checks. */
+  trace?: (index: number, reply: Reply) => void;
+}
+
+export async function playCase(c: ConformanceCase, options: PlayOptions = {}): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), "stepgate-conformance-"));
   let api: ApiFixture | undefined;
   let mcp: McpFixture | undefined;
@@ -42,6 +47,7 @@ export async function playCase(c: ConformanceCase): Promise<string[]> {
     }
 
     const replies = await drive(stepgate, id, c.inputs, c.actions ?? []);
+    replies.forEach((reply, i) => options.trace?.(i, reply));
     // Closing first ends the process, so every ledger line is flushed before we read.
     await stepgate.close();
     const ledgerText = await readLedger(ledgerDir, id);
