@@ -1,0 +1,90 @@
+// A remote MCP server on loopback, the shape Stepgate's `mcp` tools talk to:
+// Streamable HTTP, stateless, JSON responses, POST only, behind a bearer
+// token. Built from the SDK's own server so tests meet a real peer.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { flattenHeaders, type ReceivedRequest } from "./api-fixture.js";
+import { listenLoopback, readBody } from "./listen.js";
+
+export interface McpFixtureTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  /** Every call is answered with this text as one text content block. */
+  text: string;
+}
+
+export interface McpFixtureOptions {
+  token: string;
+  tools: readonly McpFixtureTool[];
+}
+
+export interface McpFixture {
+  origin: string;
+  host: string;
+  port: number;
+  /** Every HTTP request received, including refused ones. */
+  received: ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startMcpFixture(options: McpFixtureOptions): Promise<McpFixture> {
+  const received: ReceivedRequest[] = [];
+  let origin = "";
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: String(error) }));
+      }
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    const method = req.method ?? "GET";
+    received.push({ method, path: req.url ?? "/", headers: flattenHeaders(req), body: body.toString("utf8") });
+    if (req.headers.authorization !== `Bearer ${options.token}`) {
+      res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });
+      res.end(JSON.stringify({ error: "unauthorised" }));
+      return;
+    }
+    // Stateless JSON mode has no standalone SSE stream or session to delete.
+    if (method !== "POST") {
+      res.writeHead(405, { allow: "POST" });
+      res.end();
+      return;
+    }
+    const request = new Request(new URL(req.url ?? "/", origin), { method, headers: flattenHeaders(req), body });
+    const response = await answer(request);
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => (headers[name] = value));
+    res.writeHead(response.status, headers);
+    res.end(Buffer.from(await response.arrayBuffer()));
+  }
+
+  // Stateless: a fresh server and transport per request, as the SDK advises.
+  async function answer(request: Request): Promise<Response> {
+    const mcp = new Server({ name: "fixture", version: "0.0.0" }, { capabilities: { tools: {} } });
+    mcp.setRequestHandler("tools/list", () => ({
+      tools: options.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) as never,
+    }));
+    mcp.setRequestHandler("tools/call", (call) => {
+      const tool = options.tools.find((t) => t.name === call.params.name);
+      if (!tool) return { content: [{ type: "text" as const, text: `unknown tool ${call.params.name}` }], isError: true };
+      return { content: [{ type: "text" as const, text: tool.text }] };
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await mcp.connect(transport);
+    try {
+      return await transport.handleRequest(request);
+    } finally {
+      await mcp.close().catch(() => undefined);
+    }
+  }
+
+  const listening = await listenLoopback(server);
+  origin = listening.origin;
+  return { origin, host: listening.host, port: listening.port, received, close: listening.close };
+}

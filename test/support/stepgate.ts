@@ -1,0 +1,42 @@
+// Starts the built CLI over stdio and connects the SDK's own client to it,
+// so integration tests drive Stepgate exactly as a desktop client would.
+import { Client } from "@modelcontextprotocol/client";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { stepgateBin } from "./paths.js";
+
+export interface SpawnedStepgate {
+  client: Client;
+  /** Everything the process wrote to stderr so far (ledger lines land here without --ledger-dir). */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * `env` is added to a minimal inherited environment (PATH, HOME, ...), never
+ * the test process's whole environment, so a stray credential variable in the
+ * developer's shell cannot change what a test sees.
+ */
+export async function spawnStepgate(args: readonly string[], env: Record<string, string> = {}): Promise<SpawnedStepgate> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [stepgateBin(), ...args],
+    env: { ...getDefaultEnvironment(), ...env },
+    stderr: "pipe",
+  });
+  const chunks: string[] = [];
+  // The stream exists before start(), so nothing printed while loading is lost.
+  transport.stderr?.on("data", (chunk: Buffer | string) => chunks.push(chunk.toString()));
+  const client = new Client({ name: "stepgate-tests", version: "0.0.0" });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await transport.close().catch(() => undefined);
+    const detail = chunks.join("").trim();
+    throw new Error(`stepgate did not start: ${(error as Error).message}${detail ? `\n${detail}` : ""}`, { cause: error });
+  }
+  return {
+    client,
+    stderr: () => chunks.join(""),
+    close: () => client.close().catch(() => undefined),
+  };
+}
