@@ -10,7 +10,7 @@ import { hostOf } from "../format/urls.js";
 import type { LedgerChain } from "../ledger/chain.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import type { CallOutcome, OperationView, RetryNotice, Toolbox, VerifierVerdict } from "../engine/toolbox.js";
-import { credentialVariable, egress, userAgent, type CredentialRef, type EgressPolicy } from "../egress/index.js";
+import { credentialVariable, userAgent, type CredentialRef, type EgressPolicy } from "../egress/index.js";
 import type { Limits } from "../cli/options.js";
 import { fillSettings, readSettings } from "./settings.js";
 import { openOpenApiTool } from "./openapi-tool.js";
@@ -51,8 +51,8 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerChain,
 
   const tools = Object.entries(doc.tools ?? {}).map(([id, def]) => [id, resolveUrls(def, settings)] as const);
   const allowedHosts = new Set(tools.map(([, def]) => hostOf(toolUrl(def))!).filter(Boolean));
-  let step: string | null = null;
-  const onRetry = (notice: RetryNotice) => ledger.append("retry", { step, operation: notice.operation, attempt: notice.attempt, status: notice.status, wait_ms: notice.waitMs });
+  // Retries during preflight (document fetches, MCP connects) belong to no step.
+  const onRetry = (notice: RetryNotice) => ledger.append("retry", { step: null, operation: notice.operation, attempt: notice.attempt, status: notice.status, wait_ms: notice.waitMs });
   const policy = (retry: (n: RetryNotice) => void): EgressPolicy => ({
     allowedHosts,
     userAgent: userAgent(options.version, options.contact),

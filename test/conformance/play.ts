@@ -115,7 +115,7 @@ function checkReplies(expected: readonly ReplyExpectation[], replies: readonly R
     };
     if (want.state !== undefined) differs("state", want.state, s.state);
     if (want.step !== undefined) differs("step", want.step, s.step?.step);
-    if (want.failures !== undefined) differs("failures", want.failures, (s.failures ?? []).map((f) => f.gate).sort());
+    if (want.failures !== undefined) differs("failures", [...want.failures].sort(), (s.failures ?? []).map((f) => f.gate).sort());
     if (want.error !== undefined) differs("error", want.error, s.error);
     if (want.is_error !== undefined) differs("isError", want.is_error, got.isError ?? false);
     if (want.contain !== undefined && !text.includes(want.contain)) {
