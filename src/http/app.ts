@@ -1,0 +1,30 @@
+// The HTTP app without a socket: guards first, in the order that refuses
+// cheapest first and never lets an unchecked request reach MCP handling.
+import { Hono } from "hono";
+import { bodyLimit } from "../../middleware/body-limit.js";
+import { jsonBody, type JsonBodyEnv } from "../../middleware/json-body.js";
+import { loopbackHost } from "../../middleware/loopback-host.js";
+import { loopbackOrigin } from "../../middleware/loopback-origin.js";
+import { mcpRoute } from "../../routes/mcp.js";
+import type { McpServerFactory } from "../mcp/factory-types.js";
+import type { SessionStore } from "./sessions.js";
+
+export interface HttpAppOptions {
+  factory: McpServerFactory;
+  sessions: SessionStore;
+  /** The bound port, read per request by the Host guard. */
+  port: () => number;
+  log?: (line: string) => void;
+  maxBodyBytes?: number;
+}
+
+export function createHttpApp(options: HttpAppOptions): { app: Hono<JsonBodyEnv>; close(): Promise<void> } {
+  const app = new Hono<JsonBodyEnv>();
+  app.use(loopbackHost({ port: options.port }));
+  app.use(loopbackOrigin());
+  app.use(bodyLimit(options.maxBodyBytes !== undefined ? { maxBytes: options.maxBodyBytes } : {}));
+  app.use(jsonBody());
+  const mcp = mcpRoute(options);
+  app.route("/mcp", mcp.app);
+  return { app, close: mcp.close };
+}
