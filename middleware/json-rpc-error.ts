@@ -7,6 +7,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 export const JsonRpcCode = {
   ParseError: -32700,
   InvalidRequest: -32600,
+  InternalError: -32603,
   Refused: -32000,
   SessionNotFound: -32001,
 } as const;

@@ -2,6 +2,7 @@
 // cheapest first and never lets an unchecked request reach MCP handling.
 import { Hono } from "hono";
 import { bodyLimit } from "../../middleware/body-limit.js";
+import { jsonRpcError, JsonRpcCode } from "../../middleware/json-rpc-error.js";
 import { jsonBody, type JsonBodyEnv } from "../../middleware/json-body.js";
 import { loopbackHost } from "../../middleware/loopback-host.js";
 import { loopbackOrigin } from "../../middleware/loopback-origin.js";
@@ -26,5 +27,12 @@ export function createHttpApp(options: HttpAppOptions): { app: Hono<JsonBodyEnv>
   app.use(jsonBody());
   const mcp = mcpRoute(options);
   app.route("/mcp", mcp.app);
+  // Even a failure inside MCP handling reaches the client as JSON-RPC, and
+  // never with a stack trace: the message goes to the log only.
+  app.onError((error, c) => {
+    options.log?.(`error: ${error instanceof Error ? error.message : String(error)}`);
+    return jsonRpcError(c, 500, JsonRpcCode.InternalError, "Internal error");
+  });
+  app.notFound((c) => jsonRpcError(c, 404, JsonRpcCode.InvalidRequest, "Not Found: the MCP endpoint is /mcp"));
   return { app, close: mcp.close };
 }

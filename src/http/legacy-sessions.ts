@@ -55,11 +55,17 @@ export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
     };
     // The server closing on its own (transport error) ends the session too.
     server.onclose = () => void sessions.end(session.id, "closed");
-    await server.connect(transport);
-    const response = await transport.handleRequest(request, { parsedBody });
-    // A refused initialize never registered the session: release it now.
-    if (!sessions.has(session.id)) await entry.close("closed");
-    return response;
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(request, { parsedBody });
+      // A refused initialize never registered the session: release it now.
+      if (!sessions.has(session.id)) await entry.close("closed");
+      return response;
+    } catch (error) {
+      if (sessions.has(session.id)) await sessions.end(session.id, "closed");
+      else await entry.close("closed");
+      throw error;
+    }
   }
 
   return async function handleLegacy(request, parsedBody) {

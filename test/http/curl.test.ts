@@ -73,6 +73,21 @@ describe.skipIf(!hasCurl)("curl smoke test", () => {
     expect(h.factory.ended.map((s) => s.id)).toContain(session);
   });
 
+  it("tools/list over 2026-07-28: no session, the envelope in _meta", async () => {
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "curl", version: "0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } });
+    const headers = ["-H", "mcp-protocol-version: 2026-07-28", "-H", "mcp-method: tools/list"];
+    const list = await curl([...POST, ...headers, "-d", body]);
+    expect(list.status).toBe(200);
+    expect(list.headers.has("mcp-session-id")).toBe(false);
+    const [reply] = messagesOf(list.body) as { result: { tools: { name: string }[] } }[];
+    expect(reply?.result.tools.map((tool) => tool.name)).toEqual(["echo", "counter"]);
+  });
+
   it("is refused with a forged Host, a foreign Origin, plain text and an oversized body", async () => {
     const body = ["-d", JSON.stringify(INITIALIZE)];
     expect((await curl([...POST, "-H", "host: evil.example", ...body])).status).toBe(403);

@@ -4,6 +4,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { startHttpServer } from "../../src/http/server.js";
 import { SessionStore } from "../../src/http/sessions.js";
 import { newSession } from "../../src/session.js";
 import { connectClient, httpTransportOf, INITIALIZE, MCP_HEADERS, rawRequest, startHarness, type Harness } from "./fixtures/harness.js";
@@ -56,6 +57,39 @@ describe("session ids", () => {
     });
     expect(response.status).toBe(400);
     expect(h.factory.created).toHaveLength(0);
+  });
+
+  it("answers a failure inside MCP handling with a JSON-RPC 500, logging the cause", async () => {
+    const log: string[] = [];
+    const ended: string[] = [];
+    const server = await startHttpServer({
+      port: 0,
+      idleMs: 60_000,
+      log: (line) => log.push(line),
+      factory: {
+        create: () => {
+          throw new Error("secret detail");
+        },
+        endSession: (session) => void ended.push(session.id),
+      },
+    });
+    try {
+      const response = await rawRequest({ port: server.port, headers: MCP_HEADERS, body: JSON.stringify(INITIALIZE) });
+      expect(response.status).toBe(500);
+      expect(JSON.parse(response.body)).toEqual({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null });
+      expect(response.body).not.toContain("secret detail");
+      expect(log.some((line) => line.includes("secret detail"))).toBe(true);
+      expect(server.sessions.size).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers paths other than /mcp with a JSON-RPC 404", async () => {
+    const h = await harness();
+    const response = await rawRequest({ port: h.server.port, path: "/", method: "GET" });
+    expect(response.status).toBe(404);
+    expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: "2.0", id: null });
   });
 
   it("answers other methods with 405", async () => {
