@@ -6,6 +6,7 @@ import { jsonRpcError, JsonRpcCode } from "../../middleware/json-rpc-error.js";
 import { jsonBody, type JsonBodyEnv } from "../../middleware/json-body.js";
 import { loopbackHost } from "../../middleware/loopback-host.js";
 import { loopbackOrigin } from "../../middleware/loopback-origin.js";
+import { refusalLog } from "../../middleware/refusal-log.js";
 import { mcpRoute } from "../../routes/mcp.js";
 import type { McpServerFactory } from "../mcp/factory-types.js";
 import type { SessionStore } from "./sessions.js";
@@ -21,6 +22,7 @@ export interface HttpAppOptions {
 
 export function createHttpApp(options: HttpAppOptions): { app: Hono<JsonBodyEnv>; close(): Promise<void> } {
   const app = new Hono<JsonBodyEnv>();
+  if (options.log) app.use(refusalLog({ log: options.log }));
   app.use(loopbackHost({ port: options.port }));
   app.use(loopbackOrigin());
   app.use(bodyLimit(options.maxBodyBytes !== undefined ? { maxBytes: options.maxBodyBytes } : {}));

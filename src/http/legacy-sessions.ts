@@ -5,6 +5,7 @@ import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from "@
 import { jsonRpcErrorBody, JsonRpcCode } from "../../middleware/json-rpc-error.js";
 import type { McpServerFactory } from "../mcp/factory-types.js";
 import { newSession } from "../session.js";
+import { answerHeld } from "./release-on-end.js";
 import type { EndReason, SessionStore } from "./sessions.js";
 
 export interface LegacySessionsOptions {
@@ -83,8 +84,8 @@ export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
       await sessions.end(id, "deleted");
       return new Response(null, { status: 200 });
     }
-    const response = await found.transport.handleRequest(request, { parsedBody });
-    sessions.touch(id);
-    return response;
+    // A GET stream is not held: an attached stream alone does not keep a session alive.
+    if (request.method === "GET") return found.transport.handleRequest(request);
+    return answerHeld(sessions.hold(id), () => found.transport.handleRequest(request, { parsedBody }));
   };
 }

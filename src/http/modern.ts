@@ -16,6 +16,7 @@
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { McpServerFactory } from "../mcp/factory-types.js";
 import { newSession, type Session } from "../session.js";
+import { answerHeld } from "./release-on-end.js";
 import type { SessionStore } from "./sessions.js";
 
 export interface ModernHandlerOptions {
@@ -59,7 +60,9 @@ export function modernHandler(options: ModernHandlerOptions): ModernHandler {
   });
 
   return {
-    fetch: (request, parsedBody) => handler.fetch(request, { parsedBody }),
+    // Held while answered, like a 2025 POST, so a long call keeps the shared session.
+    fetch: (request, parsedBody) =>
+      answerHeld(sessions.hold(sharedSession().id), () => handler.fetch(request, { parsedBody })),
     close: () => handler.close(),
   };
 }

@@ -3,10 +3,11 @@
 // so without this every abandoned session would keep its server, transport
 // and runs forever.
 //
-// "Activity" is a request naming the session (its start and its response).
-// An open GET event stream alone does not keep a session alive: a session
-// whose client sends nothing for `idleMs` is closed with its runs, as the
-// seed says, even if a stream is still attached.
+// "Activity" is a request naming the session: idle time counts from the end
+// of its last POST, and a POST still being answered (a long tool call)
+// holds the session open. An open GET event stream alone does not keep a
+// session alive: a session whose client sends nothing for `idleMs` is closed
+// with its runs, as the seed says, even if a stream is still attached.
 import type { Session } from "../session.js";
 
 export type EndReason = "deleted" | "idle" | "closed" | "shutdown";
@@ -32,6 +33,8 @@ export interface SessionStoreOptions {
 interface Slot {
   entry: SessionEntry;
   lastActive: number;
+  /** Requests still being answered; a held session is never idle. */
+  holds: number;
 }
 
 export class SessionStore {
@@ -60,7 +63,7 @@ export class SessionStore {
   }
 
   add(entry: SessionEntry): void {
-    this.#slots.set(entry.session.id, { entry, lastActive: this.#now() });
+    this.#slots.set(entry.session.id, { entry, lastActive: this.#now(), holds: 0 });
   }
 
   /** The session's entry, marked active now; undefined when unknown or already ended. */
@@ -68,6 +71,24 @@ export class SessionStore {
     const slot = this.#slots.get(id);
     if (slot) slot.lastActive = this.#now();
     return slot?.entry;
+  }
+
+  /**
+   * Keep a session from idling out until the returned release is called;
+   * idle time then counts from the release. Release is idempotent, and a
+   * no-op once the session has ended.
+   */
+  hold(id: string): () => void {
+    const slot = this.#slots.get(id);
+    if (!slot) return () => undefined;
+    slot.holds += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      slot.holds -= 1;
+      slot.lastActive = this.#now();
+    };
   }
 
   /** Remove and close one session. Idempotent: a second call for the same id does nothing. */
@@ -86,7 +107,7 @@ export class SessionStore {
   /** Close every session idle for idleMs or longer. */
   async sweep(): Promise<void> {
     const cutoff = this.#now() - this.#idleMs;
-    const idle = [...this.#slots].filter(([, slot]) => slot.lastActive <= cutoff).map(([id]) => id);
+    const idle = [...this.#slots].filter(([, slot]) => slot.holds === 0 && slot.lastActive <= cutoff).map(([id]) => id);
     await Promise.allSettled(idle.map((id) => this.end(id, "idle")));
   }
 

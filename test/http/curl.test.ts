@@ -66,7 +66,7 @@ describe.skipIf(!hasCurl)("curl smoke test", () => {
     const list = await curl([...POST, ...sessionHeaders, "-d", '{"jsonrpc":"2.0","id":2,"method":"tools/list"}']);
     expect(list.status).toBe(200);
     const [reply] = messagesOf(list.body) as { result: { tools: { name: string }[] } }[];
-    expect(reply?.result.tools.map((tool) => tool.name)).toEqual(["echo", "counter"]);
+    expect(reply?.result.tools.map((tool) => tool.name)).toEqual(["echo", "counter", "sleep"]);
 
     const deleted = await curl(["-X", "DELETE", ...sessionHeaders]);
     expect(deleted.status).toBe(200);
@@ -85,7 +85,7 @@ describe.skipIf(!hasCurl)("curl smoke test", () => {
     expect(list.status).toBe(200);
     expect(list.headers.has("mcp-session-id")).toBe(false);
     const [reply] = messagesOf(list.body) as { result: { tools: { name: string }[] } }[];
-    expect(reply?.result.tools.map((tool) => tool.name)).toEqual(["echo", "counter"]);
+    expect(reply?.result.tools.map((tool) => tool.name)).toEqual(["echo", "counter", "sleep"]);
   });
 
   it("is refused with a forged Host, a foreign Origin, plain text and an oversized body", async () => {

@@ -181,6 +181,7 @@ describe("refused requests never reach MCP handling", () => {
     expect(refused.map((r) => r.status)).toEqual([403, 403, 403, 413, 400, 400]);
     expect(h.factory.created.length).toBe(createdBefore);
     expect(h.factory.handled).toBe(handledBefore);
+    expect(h.log).toEqual(expect.arrayContaining(["403 POST /mcp", "413 POST /mcp", "400 POST /mcp"]));
   });
 
   it("refuses a forged Host even with a valid session id, without reaching its server", async () => {

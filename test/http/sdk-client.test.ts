@@ -20,7 +20,7 @@ async function count(client: Client): Promise<number> {
 async function expectListAndCall(client: Client, era: string): Promise<void> {
   expect(client.getNegotiatedProtocolVersion()).toBe(era);
   const { tools } = await client.listTools();
-  expect(tools.map((tool) => tool.name)).toEqual(["echo", "counter"]);
+  expect(tools.map((tool) => tool.name)).toEqual(["echo", "counter", "sleep"]);
   const echoed = await client.callTool({ name: "echo", arguments: { text: "hello" } });
   expect(echoed.content).toEqual([{ type: "text", text: "hello" }]);
 }

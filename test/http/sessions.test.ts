@@ -146,6 +146,17 @@ describe("idle reaping", () => {
     await client.close();
   });
 
+  it.each([["legacy"], ["modern"]] as const)("never reaps a %s session while a call is still being answered", async (era) => {
+    const h = await harness(100);
+    const client = await connectClient(h.server.url, era);
+    const result = await client.callTool({ name: "sleep", arguments: { ms: 600 } });
+    expect(result.content).toEqual([{ type: "text", text: "slept 600" }]);
+    expect(h.factory.ended).toHaveLength(0);
+    // Once answered, the session idles out as usual.
+    await until(() => h.factory.ended.length === 1);
+    await client.close();
+  });
+
   it("ends the shared 2026 session after idleMs without 2026 traffic, and opens a fresh one", async () => {
     const h = await harness(150);
     const client = await connectClient(h.server.url, "modern");
@@ -171,6 +182,15 @@ describe("idle reaping", () => {
     await store.sweep();
     expect(closed).toEqual(["a"]);
     await store.end("a", "deleted");
+    expect(closed).toEqual(["a"]);
+    const release = store.hold("b");
+    now = 1_000;
+    await store.sweep();
+    expect(closed).toEqual(["a"]);
+    release();
+    release();
+    now = 1_099;
+    await store.sweep();
     expect(closed).toEqual(["a"]);
     await store.closeAll();
     expect(closed).toEqual(["a", "b"]);
