@@ -70,13 +70,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     url,
     sessions,
     async close() {
+      // Stop accepting connections first, so no session opens behind closeAll.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await sessions.closeAll();
       await closeApp();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Event streams never end on their own; without this close() would wait for clients.
-        if ("closeAllConnections" in server) server.closeAllConnections();
-      });
+      // Event streams and keep-alive connections never end on their own.
+      if ("closeAllConnections" in server) server.closeAllConnections();
+      await closed;
     },
   };
 }

@@ -43,6 +43,7 @@ export class SessionStore {
   readonly #now: () => number;
   readonly #onEnded: ((session: Session, reason: EndReason) => void) | undefined;
   readonly #sweeper: NodeJS.Timeout;
+  #closed = false;
 
   constructor(options: SessionStoreOptions) {
     this.#idleMs = options.idleMs;
@@ -64,6 +65,8 @@ export class SessionStore {
 
   add(entry: SessionEntry): void {
     this.#slots.set(entry.session.id, { entry, lastActive: this.#now(), holds: 0 });
+    // A session opened by a request already in flight at shutdown is ended at once.
+    if (this.#closed) void this.end(entry.session.id, "shutdown");
   }
 
   /** The session's entry, marked active now; undefined when unknown or already ended. */
@@ -111,8 +114,9 @@ export class SessionStore {
     await Promise.allSettled(idle.map((id) => this.end(id, "idle")));
   }
 
-  /** Stop reaping and close every session. */
+  /** Stop reaping and close every session, and any added later. */
   async closeAll(): Promise<void> {
+    this.#closed = true;
     clearInterval(this.#sweeper);
     await Promise.allSettled([...this.#slots.keys()].map((id) => this.end(id, "shutdown")));
   }

@@ -195,6 +195,10 @@ describe("idle reaping", () => {
     await store.closeAll();
     expect(closed).toEqual(["a", "b"]);
     expect(store.size).toBe(0);
+    // A session opened by a request still in flight at shutdown does not outlive it.
+    store.add({ kind: "t", session: newSession("late"), close: async () => void closed.push("late") });
+    await until(() => closed.includes("late"));
+    expect(store.size).toBe(0);
   });
 });
 
