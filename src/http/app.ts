@@ -1,0 +1,40 @@
+// The HTTP app without a socket: guards first, in the order that refuses
+// cheapest first and never lets an unchecked request reach MCP handling.
+import { Hono } from "hono";
+import { bodyLimit } from "../../middleware/body-limit.js";
+import { jsonRpcError, JsonRpcCode } from "../../middleware/json-rpc-error.js";
+import { jsonBody, type JsonBodyEnv } from "../../middleware/json-body.js";
+import { loopbackHost } from "../../middleware/loopback-host.js";
+import { loopbackOrigin } from "../../middleware/loopback-origin.js";
+import { refusalLog } from "../../middleware/refusal-log.js";
+import { mcpRoute } from "../../routes/mcp.js";
+import type { McpServerFactory } from "../mcp/factory-types.js";
+import type { SessionStore } from "./sessions.js";
+
+export interface HttpAppOptions {
+  factory: McpServerFactory;
+  sessions: SessionStore;
+  /** The bound port, read per request by the Host guard. */
+  port: () => number;
+  log?: (line: string) => void;
+  maxBodyBytes?: number;
+}
+
+export function createHttpApp(options: HttpAppOptions): { app: Hono<JsonBodyEnv>; close(): Promise<void> } {
+  const app = new Hono<JsonBodyEnv>();
+  if (options.log) app.use(refusalLog({ log: options.log }));
+  app.use(loopbackHost({ port: options.port }));
+  app.use(loopbackOrigin());
+  app.use(bodyLimit(options.maxBodyBytes !== undefined ? { maxBytes: options.maxBodyBytes } : {}));
+  app.use(jsonBody());
+  const mcp = mcpRoute(options);
+  app.route("/mcp", mcp.app);
+  // Even a failure inside MCP handling reaches the client as JSON-RPC, and
+  // never with a stack trace: the message goes to the log only.
+  app.onError((error, c) => {
+    options.log?.(`error: ${error instanceof Error ? error.message : String(error)}`);
+    return jsonRpcError(c, 500, JsonRpcCode.InternalError, "Internal error");
+  });
+  app.notFound((c) => jsonRpcError(c, 404, JsonRpcCode.InvalidRequest, "Not Found: the MCP endpoint is /mcp"));
+  return { app, close: mcp.close };
+}

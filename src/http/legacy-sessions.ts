@@ -1,0 +1,91 @@
+// The 2025-11-25 session protocol: `initialize` opens a session (one
+// transport and one server from the factory), its `Mcp-Session-Id` names it on
+// every later POST, GET (event stream) and DELETE.
+import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { jsonRpcErrorBody, JsonRpcCode } from "../../middleware/json-rpc-error.js";
+import type { McpServerFactory } from "../mcp/factory-types.js";
+import { newSession } from "../session.js";
+import { answerHeld } from "./release-on-end.js";
+import type { EndReason, SessionStore } from "./sessions.js";
+
+export interface LegacySessionsOptions {
+  factory: McpServerFactory;
+  sessions: SessionStore;
+}
+
+/** Serves one 2025-era request; `parsedBody` is the already-parsed POST body. */
+export type LegacyHandler = (request: Request, parsedBody: unknown) => Promise<Response>;
+
+interface LegacyEntry {
+  readonly kind: "legacy-session";
+  readonly session: ReturnType<typeof newSession>;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  close(reason: EndReason): Promise<void>;
+}
+
+function refuse(status: number, code: number, message: string): Response {
+  return new Response(jsonRpcErrorBody(code, message), { status, headers: { "content-type": "application/json" } });
+}
+
+export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
+  const { factory, sessions } = options;
+
+  async function open(request: Request, parsedBody: unknown): Promise<Response> {
+    const session = newSession();
+    const server = factory.create(session);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => session.id,
+      onsessioninitialized: () => sessions.add(entry),
+    });
+    let closed = false;
+    const entry: LegacyEntry = {
+      kind: "legacy-session",
+      session,
+      transport,
+      async close() {
+        if (closed) return;
+        closed = true;
+        // endSession runs even if closing the server throws: the factory must
+        // always learn that the session's runs are to be abandoned.
+        try {
+          await server.close();
+        } finally {
+          factory.endSession(session);
+        }
+      },
+    };
+    // The server closing on its own (transport error) ends the session too.
+    server.onclose = () => void sessions.end(session.id, "closed");
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(request, { parsedBody });
+      // A refused initialize never registered the session: release it now.
+      if (!sessions.has(session.id)) await entry.close("closed");
+      return response;
+    } catch (error) {
+      if (sessions.has(session.id)) await sessions.end(session.id, "closed");
+      else await entry.close("closed");
+      throw error;
+    }
+  }
+
+  return async function handleLegacy(request, parsedBody) {
+    const id = request.headers.get("mcp-session-id");
+    if (id === null) {
+      if (request.method === "POST" && isInitializeRequest(parsedBody)) return open(request, parsedBody);
+      return refuse(400, JsonRpcCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
+    }
+    const found = sessions.touch(id) as LegacyEntry | undefined;
+    // Only ids this handler minted are served; the shared 2026 session's id is not one.
+    if (found?.kind !== "legacy-session") return refuse(404, JsonRpcCode.SessionNotFound, "Session not found");
+    if (request.method === "DELETE") {
+      // Ended here rather than through the transport's DELETE handling, so
+      // endSession has run before the client sees the reply.
+      await sessions.end(id, "deleted");
+      return new Response(null, { status: 200 });
+    }
+    // A GET stream is not held: an attached stream alone does not keep a session alive.
+    if (request.method === "GET") return found.transport.handleRequest(request);
+    return answerHeld(sessions.hold(id), () => found.transport.handleRequest(request, { parsedBody }));
+  };
+}

@@ -1,0 +1,82 @@
+// `stepgate --http`: the Hono app (guards, then /mcp) on 127.0.0.1 only.
+import { createAdaptorServer } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
+import type { McpServerFactory } from "../mcp/factory-types.js";
+import { createHttpApp } from "./app.js";
+import { SessionStore } from "./sessions.js";
+
+export interface HttpServerOptions {
+  /** Port on 127.0.0.1; 0 picks a free one. */
+  port: number;
+  /** Only loopback IPv4 is served (spec: binds 127.0.0.1 only). */
+  host?: "127.0.0.1";
+  factory: McpServerFactory;
+  /** Close a session after this long without a request (--run-idle-ms). */
+  idleMs: number;
+  /** One line per session opened or ended, and per MCP transport error. */
+  log?: (line: string) => void;
+  /** Largest request body; default 4 MiB. */
+  maxBodyBytes?: number;
+}
+
+export interface HttpServer {
+  readonly port: number;
+  /** The endpoint, `http://127.0.0.1:<port>/mcp`. */
+  readonly url: string;
+  /** Live sessions (2025 sessions plus the shared 2026 one, when open). */
+  readonly sessions: SessionStore;
+  /** Stop listening, end every session (factory.endSession for each) and drop open streams. */
+  close(): Promise<void>;
+}
+
+export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
+  const host = options.host ?? "127.0.0.1";
+  const log = options.log;
+  const sessions = new SessionStore({
+    idleMs: options.idleMs,
+    onEnded: (session, reason) => log?.(`session ${session.id} ended (${reason})`),
+  });
+  let port = 0;
+  const { app, close: closeApp } = createHttpApp({
+    factory: options.factory,
+    sessions,
+    port: () => port,
+    ...(log ? { log } : {}),
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+  });
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    hostname: host,
+    port: options.port,
+    // Node would answer a Host-less request with a bare 400; letting it
+    // through gives the Host guard the say, with a JSON-RPC shaped 403.
+    serverOptions: { requireHostHeader: false },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  // The Host guard reads the port lazily: with port 0 it is known only now,
+  // and no request can have been accepted before listen's callback.
+  port = (server.address() as AddressInfo).port;
+  const url = `http://${host}:${port}/mcp`;
+  log?.(`listening on ${url}`);
+
+  return {
+    port,
+    url,
+    sessions,
+    async close() {
+      // Stop accepting connections first, so no session opens behind closeAll.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await sessions.closeAll();
+      await closeApp();
+      // Event streams and keep-alive connections never end on their own.
+      if ("closeAllConnections" in server) server.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// Live HTTP sessions and their idle reaping. The SDK's session transport has
+// no idle timeout of its own, and a client that vanishes never sends DELETE,
+// so without this every abandoned session would keep its server, transport
+// and runs forever.
+//
+// "Activity" is a request naming the session: idle time counts from the end
+// of its last POST, and a POST still being answered (a long tool call)
+// holds the session open. An open GET event stream alone does not keep a
+// session alive: a session whose client sends nothing for `idleMs` is closed
+// with its runs, as the seed says, even if a stream is still attached.
+import type { Session } from "../session.js";
+
+export type EndReason = "deleted" | "idle" | "closed" | "shutdown";
+
+/** One live session: what the store needs to know to close it. */
+export interface SessionEntry {
+  /** Which handler owns the entry (a 2025 session, or the shared 2026 one). */
+  readonly kind: string;
+  readonly session: Session;
+  /** Release everything the session holds (transport, server, runs). Called once. */
+  close(reason: EndReason): Promise<void>;
+}
+
+export interface SessionStoreOptions {
+  /** Close a session after this long without activity. */
+  idleMs: number;
+  /** Told after a session was removed and closed. */
+  onEnded?: (session: Session, reason: EndReason) => void;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+interface Slot {
+  entry: SessionEntry;
+  lastActive: number;
+  /** Requests still being answered; a held session is never idle. */
+  holds: number;
+}
+
+export class SessionStore {
+  readonly #slots = new Map<string, Slot>();
+  readonly #idleMs: number;
+  readonly #now: () => number;
+  readonly #onEnded: ((session: Session, reason: EndReason) => void) | undefined;
+  readonly #sweeper: NodeJS.Timeout;
+  #closed = false;
+
+  constructor(options: SessionStoreOptions) {
+    this.#idleMs = options.idleMs;
+    this.#now = options.now ?? Date.now;
+    this.#onEnded = options.onEnded;
+    // Sweeping at a fraction of idleMs bounds how late a reap can be without
+    // a timer per session; unref so the store never holds the process open.
+    const every = Math.max(5, Math.min(options.idleMs / 4, 30_000));
+    this.#sweeper = setInterval(() => void this.sweep(), every).unref();
+  }
+
+  get size(): number {
+    return this.#slots.size;
+  }
+
+  has(id: string): boolean {
+    return this.#slots.has(id);
+  }
+
+  add(entry: SessionEntry): void {
+    this.#slots.set(entry.session.id, { entry, lastActive: this.#now(), holds: 0 });
+    // A session opened by a request already in flight at shutdown is ended at once.
+    if (this.#closed) void this.end(entry.session.id, "shutdown");
+  }
+
+  /** The session's entry, marked active now; undefined when unknown or already ended. */
+  touch(id: string): SessionEntry | undefined {
+    const slot = this.#slots.get(id);
+    if (slot) slot.lastActive = this.#now();
+    return slot?.entry;
+  }
+
+  /**
+   * Keep a session from idling out until the returned release is called;
+   * idle time then counts from the release. Release is idempotent, and a
+   * no-op once the session has ended.
+   */
+  hold(id: string): () => void {
+    const slot = this.#slots.get(id);
+    if (!slot) return () => undefined;
+    slot.holds += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      slot.holds -= 1;
+      slot.lastActive = this.#now();
+    };
+  }
+
+  /** Remove and close one session. Idempotent: a second call for the same id does nothing. */
+  async end(id: string, reason: EndReason): Promise<void> {
+    const slot = this.#slots.get(id);
+    if (!slot) return;
+    // Removed before closing so that close callbacks re-entering end() stop here.
+    this.#slots.delete(id);
+    try {
+      await slot.entry.close(reason);
+    } finally {
+      this.#onEnded?.(slot.entry.session, reason);
+    }
+  }
+
+  /** Close every session idle for idleMs or longer. */
+  async sweep(): Promise<void> {
+    const cutoff = this.#now() - this.#idleMs;
+    const idle = [...this.#slots].filter(([, slot]) => slot.holds === 0 && slot.lastActive <= cutoff).map(([id]) => id);
+    await Promise.allSettled(idle.map((id) => this.end(id, "idle")));
+  }
+
+  /** Stop reaping and close every session, and any added later. */
+  async closeAll(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#sweeper);
+    await Promise.allSettled([...this.#slots.keys()].map((id) => this.end(id, "shutdown")));
+  }
+}
