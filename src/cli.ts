@@ -10,6 +10,7 @@ import { fileSinks, stderrSinks } from "./ledger/sinks.js";
 import type { LoadedStepfile } from "./loader/load.js";
 import { createServerFactory } from "./mcp/server.js";
 import { serveStdio } from "./stdio.js";
+import { startHttpServer } from "./http/server.js";
 import { catalogEntries, loadArgument } from "./cli/catalog.js";
 import { HELP } from "./cli/help.js";
 import { parseOptions, UsageError, type Options } from "./cli/options.js";
@@ -60,8 +61,12 @@ async function serve(options: Options): Promise<number> {
   const registry = new RunRegistry(ctx, options.limits.runIdleMs);
   const factory = createServerFactory({ stepfiles, registry, version: packageVersion() });
   if (options.http !== undefined) {
-    process.stderr.write("stepgate: --http is not available in this version yet\n");
-    return 2;
+    const log = (line: string) => void process.stderr.write(`stepgate: ${line}\n`);
+    const server = await startHttpServer({ port: options.http, factory, idleMs: options.limits.runIdleMs, log });
+    await waitForSignal();
+    await server.close();
+    await registry.closeAll();
+    return 0;
   }
   const { closed } = await serveStdio(factory);
   await closed;
@@ -135,4 +140,12 @@ async function list(): Promise<number> {
     }
   }
   return 0;
+}
+
+/** HTTP mode runs until the operator stops it. */
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
 }

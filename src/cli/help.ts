@@ -4,7 +4,7 @@ export const HELP = `Stepgate: run stepfiles, gated procedures for agents, as an
 
 Usage:
   stepgate [options] <stepfile | catalog name>...        serve over stdio
-  stepgate --http <port> [options] <stepfiles>...         serve Streamable HTTP on 127.0.0.1:<port>/mcp
+  stepgate --http <port> [options] <stepfiles>...         serve Streamable HTTP on 127.0.0.1:<port>/mcp (0: a free port)
   stepgate --list                                         the bundled catalog
   stepgate --test <stepfile | catalog name> [<cases.yaml>]  offline gate cases
   stepgate --verify <ledger.jsonl>...                     check ledger hash chains

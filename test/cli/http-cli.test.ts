@@ -1,0 +1,52 @@
+// `stepgate --http 0` as users start it: the built CLI, a whole run over
+// Streamable HTTP with the SDK client, and runs owned by their session.
+import { spawn } from "node:child_process";
+import { join, resolve } from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "../..");
+const child = spawn(process.execPath, [join(root, "bin/stepgate.js"), "--http", "0", join(root, "test/fixtures/greet.stepfile.yaml")], { stdio: ["ignore", "ignore", "pipe"] });
+const url = new Promise<string>((ok, fail) => {
+  let err = "";
+  child.stderr.on("data", (d) => {
+    err += String(d);
+    const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
+    if (m) ok(m[1]!);
+  });
+  child.once("exit", () => fail(new Error(`stepgate exited: ${err}`)));
+});
+
+afterAll(() => void child.kill("SIGTERM"));
+
+async function connect() {
+  const client = new Client({ name: "http-cli-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(await url)));
+  return client;
+}
+
+describe("stepgate --http", () => {
+  it("serves a whole run at /mcp on 127.0.0.1", async () => {
+    const client = await connect();
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["greet", "stepgate_call", "stepgate_submit"]);
+    const first = await client.callTool({ name: "greet", arguments: { name: "Ada" } });
+    const run = (first.structuredContent as { run: string }).run;
+    await client.callTool({ name: "stepgate_submit", arguments: { run, output: { greeting: "Hello, Ada" } } });
+    const done = await client.callTool({ name: "stepgate_submit", arguments: { run, output: { signature: "S" } } });
+    expect(done.structuredContent).toMatchObject({ state: "finished" });
+    await client.close();
+  });
+
+  it("gives RunNotActive to a session naming another session's run", async () => {
+    const owner = await connect();
+    const other = await connect();
+    const first = await owner.callTool({ name: "greet", arguments: { name: "Ada" } });
+    const run = (first.structuredContent as { run: string }).run;
+    const stolen = await other.callTool({ name: "stepgate_submit", arguments: { run, output: { greeting: "Hello, Ada" } } });
+    expect(stolen.structuredContent).toMatchObject({ error: "RunNotActive" });
+    const mine = await owner.callTool({ name: "stepgate_submit", arguments: { run, output: { greeting: "Hello, Ada" } } });
+    expect(mine.structuredContent).toMatchObject({ state: "running", step: { step: "sign" } });
+    await owner.close();
+    await other.close();
+  });
+});
