@@ -1,13 +1,14 @@
 // Compiled vs interpreted evaluation of a realistic gate: `results` +
 // `subset` + `join` over evidence of 10,000 items (~5 MB). Run with
 //   node --import tsx bench/expressions.bench.ts
-// It prints a markdown table; nothing here is a timed assertion.
+// It prints a markdown section for bench/run.ts; nothing here is a timed assertion.
 import { LogicEngine } from "json-logic-engine";
 import { compile, type Data } from "../src/expr/index.js";
 import { joinItems } from "../src/expr/operators/join.js";
 import { collect } from "../src/expr/operators/results.js";
 import { isSubset } from "../src/expr/operators/subset.js";
 import { pathSegments } from "../src/expr/path.js";
+import { machineLine } from "./support.js";
 
 const itemCount = 10_000;
 const items = Array.from({ length: itemCount }, (_, i) => ({
@@ -74,9 +75,12 @@ for (const [name, evaluate] of candidates) {
 
 const runs = 7;
 const evaluationsPerRun = 10;
-console.log(`Predicate: results + subset + join over ${itemCount} items (${(JSON.stringify(data).length / 1e6).toFixed(1)} MB of data); median of ${runs} runs of ${evaluationsPerRun} evaluations.\n`);
+console.log("## Gate expressions: compiled vs interpreted\n");
+console.log(`Method: the predicate results + subset + join over ${itemCount} items (${(JSON.stringify(data).length / 1e6).toFixed(1)} MB of data); median of ${runs} runs of ${evaluationsPerRun} evaluations, after 3 warm-up evaluations, in one process.\n`);
+console.log(machineLine() + "\n");
 console.log("| evaluation | ms per evaluation | evaluations/s |");
 console.log("|---|---:|---:|");
+const medians: number[] = [];
 for (const [name, evaluate] of candidates) {
   for (let i = 0; i < 3; i++) evaluate();
   const times: number[] = [];
@@ -87,5 +91,12 @@ for (const [name, evaluate] of candidates) {
   }
   times.sort((a, b) => a - b);
   const median = times[Math.floor(runs / 2)]!;
+  medians.push(median);
   console.log(`| ${name} | ${median.toFixed(2)} | ${(1000 / median).toFixed(1)} |`);
 }
+const [ours, plainMs, cachedMs] = medians as [number, number, number];
+const versus = (other: number, label: string) =>
+  ours <= other ? `${(other / ours).toFixed(2)}× faster than ${label}` : `${(ours / other).toFixed(2)}× slower than ${label}`;
+console.log(
+  `\nInterpretation: one evaluation of this gate over ${itemCount} items takes ${ours.toFixed(2)} ms compiled, ${versus(plainMs, "json-logic-engine without its cache")} and ${versus(cachedMs, "json-logic-engine with it")}. Both sides share the same operator code for results, subset and join (the interpreter calls Stepgate's collect, isSubset and joinItems), so what differs is how each evaluates the rest of the rule: the two maps over 10,000 rows and the none over 10,000 joined pairs. With 10,000 items every evaluation is dominated by per-item work, so a one-off saving in how the rule is dispatched cannot show here; a faster compiled result would have to come from those loops.`,
+);

@@ -1,0 +1,87 @@
+// Cold start of the built CLI: spawn `node bin/stepgate.js`, do the MCP
+// initialize handshake over stdio, and time until the first tools/list
+// answer arrives. Run with
+//   node --import tsx bench/cold-start.bench.ts
+// It prints a markdown section; nothing here is a timed assertion.
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { generatedStepfile, machineLine, median, ms, percentile } from "./support.js";
+
+const root = resolve(import.meta.dirname, "..");
+const bin = join(root, "bin", "stepgate.js");
+const warmups = 2;
+const runs = 15;
+
+const dir = mkdtempSync(join(tmpdir(), "stepgate-cold-"));
+// Ledgers go to a directory, not stderr, so nothing has to drain a pipe;
+// no run is started here, so the directory stays empty.
+const ledgerDir = join(dir, "ledgers");
+mkdirSync(ledgerDir);
+const stepfiles = Array.from({ length: 20 }, (_, i) => {
+  const path = join(dir, `gen-${i + 1}.stepfile.yaml`);
+  writeFileSync(path, generatedStepfile(`gen-${i + 1}`));
+  return path;
+});
+
+/** Spawn to first tools/list answer, in ms; checks the answer so a broken server cannot look fast. */
+async function coldStart(files: string[]): Promise<number> {
+  const started = performance.now();
+  const client = new Client({ name: "cold-start-bench", version: "1.0.0" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", ledgerDir, ...files], stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (d) => (stderr += String(d)));
+  try {
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    const elapsed = performance.now() - started;
+    if (tools.length !== files.length + 2) throw new Error(`expected ${files.length + 2} tools, got ${tools.length}`);
+    return elapsed;
+  } catch (error) {
+    throw new Error(`${(error as Error).message}${stderr ? `\nstderr: ${stderr}` : ""}`, { cause: error });
+  } finally {
+    await client.close();
+  }
+}
+
+/** The floor: how long Node itself takes to start and exit with nothing to do. */
+async function bareNode(): Promise<number> {
+  const started = performance.now();
+  await promisify(execFile)(process.execPath, ["-e", "0"]);
+  return performance.now() - started;
+}
+
+async function measure(once: () => Promise<number>): Promise<number[]> {
+  for (let i = 0; i < warmups; i++) await once();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push(await once());
+  return times;
+}
+
+try {
+  const rows: [string, number[]][] = [
+    ["`node -e 0` (spawn to exit; the floor)", await measure(bareNode)],
+    ["stepgate, 1 stepfile", await measure(() => coldStart(stepfiles.slice(0, 1)))],
+    ["stepgate, 20 stepfiles", await measure(() => coldStart(stepfiles))],
+  ];
+  const [floor, one, twenty] = rows.map(([, t]) => median(t)) as [number, number, number];
+  const perStepfile = (twenty - one) / 19;
+
+  console.log("## Cold start to the first tools/list\n");
+  console.log(
+    `Method: spawn \`node bin/stepgate.js --ledger-dir <tmp> <stepfiles>\` (the built CLI), connect an MCP client over stdio (initialize handshake) and time until the tools/list answer; ${runs} runs after ${warmups} warm-ups, one at a time. Each generated stepfile has 4 agent steps with 2 schema and 2 predicate gates each.\n`,
+  );
+  console.log(machineLine() + "\n");
+  console.log("| configuration | median ms | p90 ms | min ms |");
+  console.log("|---|---:|---:|---:|");
+  for (const [name, times] of rows) console.log(`| ${name} | ${ms(median(times))} | ${ms(percentile(times, 90))} | ${ms(Math.min(...times))} |`);
+  console.log(
+    `\nInterpretation: the median cold start with one stepfile is ${ms(one)} ms, of which ${ms(floor)} ms (${Math.round((100 * floor) / one)}%) is starting a Node process at all; the rest is loading Stepgate's modules (MCP SDK, Ajv, the expression compiler), loading the stepfile and the initialize/tools/list exchange. Nineteen more stepfiles add ${ms(twenty - one)} ms, about ${ms(perStepfile)} ms per stepfile (parse, structure check, rules, expression checks, compilation with Ajv schema compiles, identity hash). ${perStepfile > 0 && (one - floor) / perStepfile < 20 ? `So loading stepfiles overtakes the fixed cost of Stepgate's startup above the Node floor (${ms(one - floor)} ms) at about ${Math.max(1, Math.round((one - floor) / perStepfile))} stepfiles.` : "So the fixed cost of startup dominates at these sizes."}`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
