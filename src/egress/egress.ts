@@ -15,7 +15,7 @@ import type { CredentialSource, EgressPolicy, EgressRequest, EgressResponse } fr
  *
  * @example
  * const res = await egress(
- *   { operation: "getItem", method: "GET", url: buildUrl(server, "/items/{id}", { id }), credential },
+ *   { operation: "getItem", method: "GET", url: "https://api.example.com/items/K-1", credential },
  *   { allowedHosts: new Set(["api.example.com"]), userAgent: userAgent("0.1.0"), timeoutMs: 60_000, maxBytes: 10_485_760, env: process.env },
  * );
  */

@@ -2,7 +2,6 @@
 // the URL helpers tool kinds use to build what they send.
 export { egress } from "./egress.js";
 export { egressFetch, type FetchLike } from "./fetch.js";
-export { buildUrl, encodePathParam, type QueryValue } from "./url.js";
 export { userAgent } from "./user-agent.js";
 export { credentialVariable, envCredentials } from "./credentials.js";
 export { MAX_ATTEMPTS, MAX_WAIT_MS } from "./retry-policy.js";

@@ -2,7 +2,7 @@
 // reached it, so a test can prove a refused request never arrived.
 import { afterEach } from "vitest";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLoopback } from "../support/listen.js";
 import type { EgressPolicy } from "../../src/egress/index.js";
 
 export interface Received {
@@ -35,20 +35,8 @@ export async function startLoopback(handler: Handler, address = "127.0.0.1"): Pr
       handler(Object.assign(req, { body }), res, loopback);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, address, resolve));
-  const { port } = server.address() as AddressInfo;
-  const hostname = address.includes(":") ? `[${address}]` : address;
-  const loopback: Loopback = {
-    origin: `http://${hostname}:${port}`,
-    host: `${hostname}:${port}`,
-    port,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const listening = await listenLoopback(server, address);
+  const loopback: Loopback = { ...listening, received };
   return loopback;
 }
 

@@ -1,5 +1,6 @@
-// Shared plumbing for loopback fixtures: listen on a free port of 127.0.0.1
-// only (never all interfaces) and stop without waiting for idle keep-alives.
+// Shared plumbing for loopback fixtures: listen on a free port of a loopback
+// address only (127.0.0.1 unless a test needs ::1; never all interfaces) and
+// stop without waiting for idle keep-alives.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -10,16 +11,16 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-export async function listenLoopback(server: Server): Promise<Listening> {
+export async function listenLoopback(server: Server, address: "127.0.0.1" | "::1" | string = "127.0.0.1"): Promise<Listening> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(0, address, () => {
       server.off("error", reject);
       resolve();
     });
   });
   const { port } = server.address() as AddressInfo;
-  const host = `127.0.0.1:${port}`;
+  const host = `${address.includes(":") ? `[${address}]` : address}:${port}`;
   return {
     origin: `http://${host}`,
     host,
