@@ -59,7 +59,7 @@ async function serve(options: Options): Promise<number> {
     openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion() }),
   };
   const registry = new RunRegistry(ctx, options.limits.runIdleMs);
-  const factory = createServerFactory({ stepfiles, registry, version: packageVersion() });
+  const factory = createServerFactory({ stepfiles, registry, version: packageVersion(), approvalTimeoutMs: options.limits.runIdleMs });
   if (options.http !== undefined) {
     const log = (line: string) => void process.stderr.write(`stepgate: ${line}\n`);
     const server = await startHttpServer({ port: options.http, factory, idleMs: options.limits.runIdleMs, log });

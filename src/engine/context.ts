@@ -27,5 +27,6 @@ export interface RunContext {
    * MCP servers. Throws PreflightFailed naming the item.
    */
   openToolbox: (stepfile: LoadedStepfile, ledger: LedgerChain, checkInputs: () => void) => Promise<Toolbox>;
+  /** Set per run by the transport when its client can ask a person (MCP elicitation). */
   approver?: Approver;
 }

@@ -4,7 +4,7 @@
 import { RunNotActive } from "../errors.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import type { Session } from "../session.js";
-import type { RunContext } from "./context.js";
+import type { Approver, RunContext } from "./context.js";
 import type { Reply } from "./replies.js";
 import { Run, type RunState } from "./run.js";
 
@@ -30,8 +30,9 @@ export class RunRegistry {
     return this.active.size;
   }
 
-  async start(stepfile: LoadedStepfile, inputs: unknown, owner: Session): Promise<Reply> {
-    const { run, reply } = await Run.start(stepfile, inputs, this.ctx);
+  /** Start a run for `owner`; `approver` asks its person when the client can (approve gates). */
+  async start(stepfile: LoadedStepfile, inputs: unknown, owner: Session, approver?: Approver): Promise<Reply> {
+    const { run, reply } = await Run.start(stepfile, inputs, approver ? { ...this.ctx, approver } : this.ctx);
     if (run.state === "running") this.active.set(run.id, { run, owner: owner.id, timer: this.idleTimer(run.id) });
     else this.remember(run.id, owner.id, run.state);
     return reply;

@@ -55,6 +55,9 @@ export class Run {
     const reply = await run.exclusive(async () => {
       try {
         run.toolbox = await ctx.openToolbox(stepfile, run.ledger, () => run.checkInputs(inputs));
+        if (!ctx.approver && stepfile.compiled.steps.some((s) => s.gates.some((g) => g.kind === "approve"))) {
+          throw new PreflightFailed("approval", "this stepfile has approve gates, and this client cannot ask a person (it does not support MCP elicitation)");
+        }
       } catch (error) {
         return run.fail(error);
       }

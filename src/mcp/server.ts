@@ -7,6 +7,7 @@ import type { LoadedStepfile } from "../loader/load.js";
 import type { Session } from "../session.js";
 import type { McpServerFactory } from "./factory-types.js";
 import { SERVER_INSTRUCTIONS } from "./instructions.js";
+import { elicitationApprover } from "./approver.js";
 import { renderReply, type ToolResult } from "./render.js";
 import { RUN_TOOLS } from "./run-tools.js";
 
@@ -14,6 +15,8 @@ export interface FactoryOptions {
   stepfiles: readonly LoadedStepfile[];
   registry: RunRegistry;
   version: string;
+  /** How long a person may take to answer an approve gate (--run-idle-ms). */
+  approvalTimeoutMs: number;
 }
 
 export function createServerFactory(options: FactoryOptions): McpServerFactory {
@@ -34,7 +37,7 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
       server.setRequestHandler("tools/list", () => ({ tools: tools as never }));
       server.setRequestHandler("tools/call", async (request) => {
         const { name, arguments: args = {} } = request.params;
-        return (await callTool(name, args as Record<string, unknown>, session)) as never;
+        return (await callTool(name, args as Record<string, unknown>, session, server)) as never;
       });
       return server;
     },
@@ -43,9 +46,9 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
     },
   };
 
-  async function callTool(name: string, args: Record<string, unknown>, session: Session): Promise<ToolResult> {
+  async function callTool(name: string, args: Record<string, unknown>, session: Session, server: Server): Promise<ToolResult> {
     const stepfile = byId.get(name);
-    if (stepfile) return renderReply(await options.registry.start(stepfile, args, session));
+    if (stepfile) return renderReply(await options.registry.start(stepfile, args, session, elicitationApprover(server, options.approvalTimeoutMs)));
     if (name === "stepgate_call" || name === "stepgate_submit") {
       const run = args.run;
       if (typeof run !== "string" || run === "") return usage(`${name} needs run, the run id a stepfile tool returned`);
