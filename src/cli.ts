@@ -11,6 +11,8 @@ import type { LoadedStepfile } from "./loader/load.js";
 import { createServerFactory } from "./mcp/server.js";
 import { serveStdio } from "./stdio.js";
 import { startHttpServer } from "./http/server.js";
+import { ServedStepfiles } from "./mcp/served.js";
+import { watchStepfiles } from "./cli/watch.js";
 import { catalogEntries, loadArgument } from "./cli/catalog.js";
 import { HELP } from "./cli/help.js";
 import { parseOptions, UsageError, type Options } from "./cli/options.js";
@@ -49,8 +51,10 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function serve(options: Options): Promise<number> {
-  const stepfiles = await loadAll(options.positionals);
-  if (!stepfiles) return 1;
+  const loaded = await loadAll(options.positionals);
+  if (!loaded) return 1;
+  const stepfiles = new ServedStepfiles(loaded.map((l, i) => ({ source: options.positionals[i]!, loaded: l })));
+  const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`)) : () => undefined;
   const ctx: RunContext = {
     limits: { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars },
     ledger: options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks(),
@@ -64,12 +68,14 @@ async function serve(options: Options): Promise<number> {
     const log = (line: string) => void process.stderr.write(`stepgate: ${line}\n`);
     const server = await startHttpServer({ port: options.http, factory, idleMs: options.limits.runIdleMs, log });
     await waitForSignal();
+    stopWatching();
     await server.close();
     await registry.closeAll();
     return 0;
   }
   const { closed } = await serveStdio(factory);
   await closed;
+  stopWatching();
   await registry.closeAll();
   return 0;
 }

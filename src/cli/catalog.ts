@@ -34,12 +34,17 @@ export class UnknownCatalogName extends Error {
   override readonly name = "UnknownCatalogName";
 }
 
-/** Load one argument: a path, or a catalog entry's name. */
-export async function loadArgument(arg: string): Promise<LoadedStepfile> {
-  if (isStepfilePath(arg)) return loadStepfileFile(arg);
+/** The file an argument names: itself when it is a path, else a catalog entry's file. */
+export function resolveArgument(arg: string): string {
+  if (isStepfilePath(arg)) return arg;
   const entry = catalogEntries().find((e) => e.name === arg);
   if (!entry) {
     throw new UnknownCatalogName(`${arg} is neither a stepfile path (.yaml, .yml, .json) nor a catalog name; stepgate --list shows the catalog`);
   }
-  return loadStepfileFile(entry.file, arg);
+  return entry.file;
+}
+
+/** Load one argument: a path, or a catalog entry's name. */
+export async function loadArgument(arg: string): Promise<LoadedStepfile> {
+  return loadStepfileFile(resolveArgument(arg), arg);
 }

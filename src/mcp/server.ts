@@ -4,6 +4,7 @@
 import { Server } from "@modelcontextprotocol/server";
 import type { RunRegistry } from "../engine/registry.js";
 import type { LoadedStepfile } from "../loader/load.js";
+import type { ServedStepfiles } from "./served.js";
 import type { Session } from "../session.js";
 import type { McpServerFactory } from "./factory-types.js";
 import { SERVER_INSTRUCTIONS } from "./instructions.js";
@@ -12,7 +13,7 @@ import { renderReply, type ToolResult } from "./render.js";
 import { RUN_TOOLS } from "./run-tools.js";
 
 export interface FactoryOptions {
-  stepfiles: readonly LoadedStepfile[];
+  stepfiles: ServedStepfiles;
   registry: RunRegistry;
   version: string;
   /** How long a person may take to answer an approve gate (--run-idle-ms). */
@@ -20,21 +21,15 @@ export interface FactoryOptions {
 }
 
 export function createServerFactory(options: FactoryOptions): McpServerFactory {
-  const byId = new Map(options.stepfiles.map((s) => [s.doc.id, s]));
-  const tools = [
-    ...options.stepfiles.map((s) => ({
-      name: s.doc.id,
-      ...(s.doc.title ? { title: s.doc.title } : {}),
-      description: s.doc.description ?? s.doc.title ?? `Run the stepfile ${s.doc.id}`,
-      inputSchema: s.doc.inputs,
-    })),
-    ...(options.stepfiles.length > 0 ? RUN_TOOLS : []),
-  ];
+  const servers = new Map<string, { server: Server; stopListening: () => void }>();
 
   return {
     create(session: Session) {
-      const server = new Server({ name: "stepgate", version: options.version }, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
-      server.setRequestHandler("tools/list", () => ({ tools: tools as never }));
+      const server = new Server({ name: "stepgate", version: options.version }, { capabilities: { tools: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS });
+      // With --watch, a reloaded stepfile changes the tool list: tell the client.
+      const stopListening = options.stepfiles.onChange(() => void server.sendToolListChanged().catch(() => undefined));
+      servers.set(session.id, { server, stopListening });
+      server.setRequestHandler("tools/list", () => ({ tools: toolList(options.stepfiles.list()) as never }));
       server.setRequestHandler("tools/call", async (request) => {
         const { name, arguments: args = {} } = request.params;
         return (await callTool(name, args as Record<string, unknown>, session, server)) as never;
@@ -42,13 +37,16 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
       return server;
     },
     endSession(session: Session) {
+      servers.get(session.id)?.stopListening();
+      servers.delete(session.id);
       void options.registry.endSession(session);
     },
   };
 
   async function callTool(name: string, args: Record<string, unknown>, session: Session, server: Server): Promise<ToolResult> {
-    const stepfile = byId.get(name);
-    if (stepfile) return renderReply(await options.registry.start(stepfile, args, session, elicitationApprover(server, options.approvalTimeoutMs)));
+    const entry = options.stepfiles.byId(name);
+    if (entry?.unreadable) return renderReply({ kind: "failed", run: "", state: "failed", error: entry.unreadable });
+    if (entry) return renderReply(await options.registry.start(entry.loaded, args, session, elicitationApprover(server, options.approvalTimeoutMs)));
     if (name === "stepgate_call" || name === "stepgate_submit") {
       const run = args.run;
       if (typeof run !== "string" || run === "") return usage(`${name} needs run, the run id a stepfile tool returned`);
@@ -61,6 +59,18 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
     }
     return usage(`unknown tool ${name}`);
   }
+}
+
+function toolList(stepfiles: readonly LoadedStepfile[]) {
+  return [
+    ...stepfiles.map((s) => ({
+      name: s.doc.id,
+      ...(s.doc.title ? { title: s.doc.title } : {}),
+      description: s.doc.description ?? s.doc.title ?? `Run the stepfile ${s.doc.id}`,
+      inputSchema: s.doc.inputs,
+    })),
+    ...(stepfiles.length > 0 ? RUN_TOOLS : []),
+  ];
 }
 
 function usage(text: string): ToolResult {

@@ -1,0 +1,58 @@
+// The stepfiles a server offers, which `--watch` may replace while it runs.
+// A run keeps the LoadedStepfile it started with, so replacing an entry
+// never changes a run in progress.
+import { StepfileUnreadable } from "../errors.js";
+import type { LoadedStepfile } from "../loader/load.js";
+
+interface Entry {
+  loaded: LoadedStepfile;
+  /** Set while the file cannot be read: starting a run then fails with this. */
+  unreadable?: StepfileUnreadable;
+}
+
+export class ServedStepfiles {
+  private readonly entries = new Map<string, Entry>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(initial: ReadonlyArray<{ source: string; loaded: LoadedStepfile }>) {
+    for (const { source, loaded } of initial) this.entries.set(source, { loaded });
+  }
+
+  list(): LoadedStepfile[] {
+    return [...this.entries.values()].map((e) => e.loaded);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The stepfile serving tool `id`, or why it cannot start now. */
+  byId(id: string): Entry | undefined {
+    return [...this.entries.values()].find((e) => e.loaded.doc.id === id);
+  }
+
+  /** Replace the stepfile read from `source`; refuses an id another file already serves. */
+  replace(source: string, loaded: LoadedStepfile): string | undefined {
+    const clash = [...this.entries].find(([s, e]) => s !== source && e.loaded.doc.id === loaded.doc.id);
+    if (clash) return `${source} now has id ${loaded.doc.id}, which ${clash[0]} already serves; keeping the previous version`;
+    this.entries.set(source, { loaded });
+    this.changed();
+    return undefined;
+  }
+
+  markUnreadable(source: string, error: StepfileUnreadable): void {
+    const entry = this.entries.get(source);
+    if (!entry || entry.unreadable) return;
+    entry.unreadable = error;
+    this.changed();
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed() {
+    for (const listener of this.listeners) listener();
+  }
+}
