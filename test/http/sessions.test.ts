@@ -135,6 +135,18 @@ describe("idle reaping", () => {
     await client.close();
   });
 
+  it("reaps a session whose only activity is an open GET stream, ending the stream", async () => {
+    const h = await harness(150);
+    const id = await openRaw(h.server.port);
+    const response = await fetch(h.server.url, {
+      headers: { accept: "text/event-stream", "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" },
+    });
+    expect(response.status).toBe(200);
+    await until(() => h.factory.ended.some((s) => s.id === id));
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
+  });
+
   it("keeps a session that stays active", async () => {
     const h = await harness(300);
     const client = await connectClient(h.server.url, "legacy");
