@@ -4,7 +4,7 @@
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { jsonRpcErrorBody, JsonRpcCode } from "../../middleware/json-rpc-error.js";
 import type { McpServerFactory } from "../mcp/factory-types.js";
-import { newSession } from "../session.js";
+import { newSession, type Session } from "../session.js";
 import { answerHeld } from "./release-on-end.js";
 import type { EndReason, SessionStore } from "./sessions.js";
 
@@ -18,7 +18,7 @@ export type LegacyHandler = (request: Request, parsedBody: unknown) => Promise<R
 
 interface LegacyEntry {
   readonly kind: "legacy-session";
-  readonly session: ReturnType<typeof newSession>;
+  readonly session: Session;
   readonly transport: WebStandardStreamableHTTPServerTransport;
   close(reason: EndReason): Promise<void>;
 }

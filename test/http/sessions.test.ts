@@ -116,7 +116,7 @@ describe("GET event stream", () => {
 
 describe("idle reaping", () => {
   it("closes a 2025 session idle for idleMs and calls endSession", async () => {
-    const h = await harness(150);
+    const h = await harness(500);
     const client = await connectClient(h.server.url, "legacy");
     const id = httpTransportOf(client).sessionId as string;
     await client.callTool({ name: "counter", arguments: {} });
@@ -135,22 +135,34 @@ describe("idle reaping", () => {
     await client.close();
   });
 
+  it("reaps a session whose only activity is an open GET stream, ending the stream", async () => {
+    const h = await harness(500);
+    const id = await openRaw(h.server.port);
+    const response = await fetch(h.server.url, {
+      headers: { accept: "text/event-stream", "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" },
+    });
+    expect(response.status).toBe(200);
+    await until(() => h.factory.ended.some((s) => s.id === id));
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
+  });
+
   it("keeps a session that stays active", async () => {
-    const h = await harness(300);
+    const h = await harness(1_000);
     const client = await connectClient(h.server.url, "legacy");
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 6; i++) {
       await client.callTool({ name: "counter", arguments: {} });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 300));
     }
     expect(h.factory.ended).toHaveLength(0);
     await client.close();
   });
 
   it.each([["legacy"], ["modern"]] as const)("never reaps a %s session while a call is still being answered", async (era) => {
-    const h = await harness(100);
+    const h = await harness(500);
     const client = await connectClient(h.server.url, era);
-    const result = await client.callTool({ name: "sleep", arguments: { ms: 600 } });
-    expect(result.content).toEqual([{ type: "text", text: "slept 600" }]);
+    const result = await client.callTool({ name: "sleep", arguments: { ms: 1_500 } });
+    expect(result.content).toEqual([{ type: "text", text: "slept 1500" }]);
     expect(h.factory.ended).toHaveLength(0);
     // Once answered, the session idles out as usual.
     await until(() => h.factory.ended.length === 1);
@@ -158,7 +170,7 @@ describe("idle reaping", () => {
   });
 
   it("ends the shared 2026 session after idleMs without 2026 traffic, and opens a fresh one", async () => {
-    const h = await harness(150);
+    const h = await harness(500);
     const client = await connectClient(h.server.url, "modern");
     await client.callTool({ name: "counter", arguments: {} });
     const shared = h.factory.created.at(-1)?.id as string;
