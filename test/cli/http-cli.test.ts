@@ -19,8 +19,8 @@ const url = new Promise<string>((ok, fail) => {
 
 afterAll(() => void child.kill("SIGTERM"));
 
-async function connect() {
-  const client = new Client({ name: "http-cli-test", version: "1.0.0" });
+async function connect(era: "2025-11-25" | "2026-07-28" = "2025-11-25") {
+  const client = new Client({ name: "http-cli-test", version: "1.0.0" }, era === "2026-07-28" ? { versionNegotiation: { mode: "auto" } } : {});
   await client.connect(new StreamableHTTPClientTransport(new URL(await url)));
   return client;
 }
@@ -35,6 +35,21 @@ describe("stepgate --http", () => {
     const done = await client.callTool({ name: "stepgate_submit", arguments: { run, output: { signature: "S" } } });
     expect(done.structuredContent).toMatchObject({ state: "finished" });
     await client.close();
+  });
+
+  it("serves a whole run over the 2026-07-28 revision, whose runs 2025 sessions cannot reach", async () => {
+    const modern = await connect("2026-07-28");
+    expect(modern.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    const first = await modern.callTool({ name: "greet", arguments: { name: "Ada" } });
+    const run = (first.structuredContent as { run: string }).run;
+    const legacy = await connect();
+    const stolen = await legacy.callTool({ name: "stepgate_submit", arguments: { run, output: { greeting: "Hello, Ada" } } });
+    expect(stolen.structuredContent).toMatchObject({ error: "RunNotActive" });
+    await modern.callTool({ name: "stepgate_submit", arguments: { run, output: { greeting: "Hello, Ada" } } });
+    const done = await modern.callTool({ name: "stepgate_submit", arguments: { run, output: { signature: "S" } } });
+    expect(done.structuredContent).toMatchObject({ state: "finished" });
+    await modern.close();
+    await legacy.close();
   });
 
   it("gives RunNotActive to a session naming another session's run", async () => {
