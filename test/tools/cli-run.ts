@@ -16,7 +16,7 @@ export interface Structured {
   state?: string;
   error?: string;
   item?: string;
-  step?: { step?: string; operations?: Array<{ name: string; inputSchema: Record<string, unknown> }> };
+  step?: { step?: string; operations?: Array<{ name: string; arguments: Record<string, unknown> }> };
   failures?: Array<{ gate: string; diagnosis: string }>;
   [key: string]: unknown;
 }
