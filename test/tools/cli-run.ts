@@ -95,7 +95,7 @@ export interface TestServer extends Listening {
 }
 
 /** A loopback HTTP server answering with `handle`; every request is recorded first. */
-export async function serve(handle: (req: IncomingMessage, body: string, res: ServerResponse) => void | Promise<void>): Promise<TestServer> {
+export async function serve(handle: (req: IncomingMessage, body: string, res: ServerResponse) => unknown): Promise<TestServer> {
   const received: ReceivedRequest[] = [];
   const server = createServer((req, res) => {
     void (async () => {
