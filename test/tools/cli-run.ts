@@ -111,9 +111,8 @@ export async function serve(handle: (req: IncomingMessage, body: string, res: Se
   return { ...listening, received };
 }
 
-export function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(value));
-}
+// The egress tests' JSON answer, shared so both folders' servers answer alike.
+export { json } from "../egress/loopback.js";
 
 /** A one-step stepfile around `tools`, whose step may call `operations` and whose gates are `gates`. */
 export function oneStep(id: string, extra: Record<string, unknown>, step: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,16 +1,10 @@
 // The shapes this module hands to the rest of Stepgate. They are plain data
 // (JSON-serialisable) so an operation can be listed, logged and compared.
 
-/**
- * Where egress attaches a tool's credential. Mirrors the egress module's own
- * type; the two are kept structurally identical until they are unified.
- */
-export type Placement =
-  | { in: "header"; name: string }
-  | { in: "query"; name: string }
-  | { in: "cookie"; name: string }
-  | { in: "bearer" }
-  | { in: "basic" };
+import type { CredentialPlacement } from "../../egress/types.js";
+
+/** Where egress attaches a tool's credential: egress's own type, so the two cannot drift. */
+export type Placement = CredentialPlacement;
 
 export type ParamLocation = "path" | "query" | "header" | "cookie";
 
