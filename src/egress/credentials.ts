@@ -73,8 +73,13 @@ const REDACTED = "[redacted]";
  * Bytes are matched as bytes, so a binary body is changed only where the
  * value itself appears.
  */
-export function scrubberFor(value: string | undefined): Scrubber {
-  const forms = value ? [...new Set([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), Buffer.from(value).toString("base64")])] : [];
+export function scrubberFor(value: string | undefined, placement?: CredentialPlacement): Scrubber {
+  const secrets = value ? [value] : [];
+  // A Basic `user:secret` is decoded by the API, which may quote the secret
+  // part alone ("password ... is wrong"); the user name is not a secret.
+  const colon = value?.indexOf(":") ?? -1;
+  if (placement?.in === "basic" && value && colon >= 0 && colon < value.length - 1) secrets.push(value.slice(colon + 1));
+  const forms = [...new Set(secrets.flatMap((s) => [s, encodeURIComponent(s), new URLSearchParams({ v: s }).toString().slice(2), Buffer.from(s).toString("base64")]))];
   const text = (t: string) => forms.reduce((acc, form) => acc.split(form).join(REDACTED), t);
   return {
     text,

@@ -60,7 +60,7 @@ async function sendHop(hop: Hop, userAgent: string, signal: AbortSignal, attach:
     secret = await attach.source.read(attach.credential);
     wire = placeCredential(hop.url, hop.headers, attach.placement, secret);
   }
-  const scrub = scrubberFor(secret);
+  const scrub = scrubberFor(secret, attach?.placement);
   try {
     return { res: await request(wire.url, { method: hop.method as "GET", headers: { ...wire.headers, "user-agent": userAgent }, body: hop.body ?? null, signal }), scrub };
   } catch (error) {

@@ -32,7 +32,9 @@ export function urlProblems(raw: string): string[] {
     if (!LOOPBACK.has(parts.hostname)) problems.push("plain http:// is allowed only for localhost, 127.0.0.1 and [::1]; use https://");
   } else if (parts.scheme !== "https") problems.push(`scheme ${parts.scheme}: is not allowed; use https://`);
   if (problems.length === 0) {
-    const filled = raw.replace(SETTING_REF, "setting");
+    // A stand-in value that fits where the setting stands: a port must be
+    // digits, so `http://127.0.0.1:{api-port}` is checked as `...:1`.
+    const filled = raw.replace(SETTING_REF, (_whole, _name: string, at: number) => (raw[at - 1] === ":" ? "1" : "setting"));
     try {
       new URL(filled);
     } catch {

@@ -19,7 +19,13 @@ export async function openMcpTool(
 ): Promise<{ operations: Map<string, Omit<Operation, "validate" | "select">>; close: () => Promise<void> }> {
   const bearer = credential && { ...credential, placement: { in: "bearer" as const } };
   const client = new Client({ name: "stepgate", version: "1" });
-  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: egressFetch(policy, bearer, tool) });
+  // The transport's fetch is fixed at connect, but a retry during a call
+  // belongs to the step making it: each call points `retries` at its own
+  // sink for its duration (a run makes one call at a time), and preflight's
+  // sink takes retries outside calls.
+  let retries = policy.onRetry;
+  const fetchPolicy: EgressPolicy = { ...policy, onRetry: (record) => retries?.(record) };
+  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: egressFetch(fetchPolicy, bearer, tool) });
   let listed: Array<{ name: string; description?: string; inputSchema: Record<string, unknown> }>;
   try {
     await client.connect(transport);
@@ -50,9 +56,16 @@ export async function openMcpTool(
     operations.set(name, {
       tool,
       view: { name, ...(found.description ? { description: found.description } : {}), inputSchema: found.inputSchema },
-      async call(args) {
+      async call(args, callPolicy) {
         const started = performance.now();
-        const result = (await client.callTool({ name, arguments: args })) as { content?: Array<{ type: string; text?: string }>; structuredContent?: unknown; isError?: boolean };
+        // Named after the operation, as an OpenAPI call's retries are.
+        retries = (record) => callPolicy.onRetry?.({ ...record, operation: name });
+        let result: { content?: Array<{ type: string; text?: string }>; structuredContent?: unknown; isError?: boolean };
+        try {
+          result = (await client.callTool({ name, arguments: args })) as typeof result;
+        } finally {
+          retries = policy.onRetry;
+        }
         const text = (result.content ?? []).map((part) => (part.type === "text" ? (part.text ?? "") : "")).join("");
         return {
           result: result.structuredContent ?? parseJson(text),

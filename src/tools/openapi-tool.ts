@@ -5,7 +5,7 @@ import { PreflightFailed } from "../errors.js";
 import type { Exposed } from "../format/types.js";
 import { exposedName } from "../format/types.js";
 import { egress, type CredentialRef, type EgressPolicy } from "../egress/index.js";
-import { buildRequest, errorText, loadOperations, parseResult, type OpenApiToolSpec, type OperationSpec } from "./openapi/index.js";
+import { buildRequest, loadOperations, parseResult, type OpenApiToolSpec, type OperationSpec } from "./openapi/index.js";
 import type { Operation } from "./toolbox.js";
 import { outcomeFacts } from "./toolbox.js";
 
@@ -56,7 +56,8 @@ export async function openOpenApiTool(
         const parsed = parseResult(response.status, response.headers["content-type"], response.body);
         return {
           result: parsed.result,
-          text: parsed.isError ? errorText(response.status, parsed.text) : parsed.text,
+          // parseResult already starts an error's text with `HTTP <status>:`.
+          text: parsed.text,
           isError: parsed.isError,
           tool,
           host: response.host,

@@ -3,7 +3,7 @@
 
 import type { CredentialPlacement } from "../../egress/index.js";
 
-/** Where egress attaches a tool's credential, as the operation's security scheme says. */
+/** Where egress attaches a tool's credential: egress's own type, so the two cannot drift. */
 export type Placement = CredentialPlacement;
 
 export type ParamLocation = "path" | "query" | "header" | "cookie";
