@@ -4,6 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { formatIssue, type Issue } from "../errors.js";
+import { pointerPath } from "../format/path.js";
 import { parseSource, pathString, type ParsedSource, type PathSegment } from "../format/source.js";
 import type { LoadedStepfile } from "../loader/load.js";
 
@@ -189,11 +190,7 @@ function checkAgainst(raw: RawCases, stepfile: LoadedStepfile, at: (where: PathS
 function shapeIssues(errors: readonly ErrorObject[], at: (where: PathSegment[], message: string) => Issue): Issue[] {
   const issues = new Map<string, Issue>();
   for (const e of errors) {
-    const where: PathSegment[] = e.instancePath
-      .split("/")
-      .slice(1)
-      .map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"))
-      .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    const where = pointerPath(e.instancePath);
     const p = e.params as Record<string, unknown>;
     let issue: Issue;
     // The two spellings of `expect` each report their own errors; one plain sentence says it better.

@@ -3,17 +3,14 @@
 // calls the next requests must be; a request that is not the next recorded
 // call (operation and arguments, compared as JSON) is a mismatch, which is
 // how a mechanical step is replayed rather than trusted.
-import { Ajv, type ValidateFunction } from "ajv";
+import type { ValidateFunction } from "ajv";
 import { jsonEqual } from "../expr/index.js";
 import { exposedName } from "../format/types.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import type { CallOutcome, OperationView, Toolbox } from "../engine/toolbox.js";
 import { loadOperations } from "../tools/openapi/index.js";
-import { outcomeFacts } from "../tools/toolbox.js";
+import { argumentProblems, outcomeFacts, remoteSchemas } from "../tools/toolbox.js";
 import type { CaseCall } from "./cases-file.js";
-
-/** Same settings as the live Toolbox: remote schemas keep their own patterns and formats. */
-const remoteSchemas = new Ajv({ strict: false, allErrors: true, validateFormats: false });
 
 export class ReplayToolbox implements Toolbox {
   private pending: CaseCall[] | undefined;
@@ -62,8 +59,7 @@ export class ReplayToolbox implements Toolbox {
 
   checkArguments(name: string, args: unknown): string[] {
     const op = this.schemas.get(name);
-    if (!op || op.validate(args)) return [];
-    return (op.validate.errors ?? []).map((e) => `${e.instancePath === "" ? "arguments" : `arguments${e.instancePath.replaceAll("/", ".")}`} ${e.message ?? "is invalid"}`);
+    return op ? argumentProblems(op.validate, args) : [];
   }
 
   call(name: string, args: Record<string, unknown>): Promise<CallOutcome> {
