@@ -18,6 +18,8 @@ import { HELP } from "./cli/help.js";
 import { parseOptions, UsageError, type Options } from "./cli/options.js";
 import { packageVersion } from "./cli/package-root.js";
 import { openToolbox } from "./tools/toolbox.js";
+import { testMode } from "./cli/test-mode.js";
+import { caseRecorder } from "./offline/index.js";
 
 export async function main(argv: string[]): Promise<number> {
   let options: Options;
@@ -42,6 +44,7 @@ export async function main(argv: string[]): Promise<number> {
     case "list":
       return list();
     case "test":
+      return testMode(options);
     case "auth":
       process.stderr.write(`stepgate: --${options.mode} is not available in this version yet\n`);
       return 2;
@@ -61,6 +64,7 @@ async function serve(options: Options): Promise<number> {
     clock: () => new Date(),
     newRunId: () => randomUUID(),
     openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion() }),
+    ...(options.recordCases ? { observe: caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) } : {}),
   };
   const registry = new RunRegistry(ctx, options.limits.runIdleMs);
   const factory = createServerFactory({ stepfiles, registry, version: packageVersion(), approvalTimeoutMs: options.limits.runIdleMs });

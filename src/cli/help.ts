@@ -6,7 +6,7 @@ Usage:
   stepgate [options] <stepfile | catalog name>...        serve over stdio
   stepgate --http <port> [options] <stepfiles>...         serve Streamable HTTP on 127.0.0.1:<port>/mcp (0: a free port)
   stepgate --list                                         the bundled catalog
-  stepgate --test <stepfile | catalog name> [<cases.yaml>]  offline gate cases
+  stepgate --test <stepfile | catalog name> [<cases.yaml>]  offline gate cases (default: <id>.cases.yaml beside the stepfile)
   stepgate --verify <ledger.jsonl>...                     check ledger hash chains
   stepgate --auth <stepfile | catalog name> <credential> [--client-id <id>]
   stepgate --help | --version
@@ -25,13 +25,15 @@ Limits and options:
   --contact <email>           sent in the User-Agent (some APIs require one)
   --draft-credential <name>=<host>[,<host>...]   let drafts use this credential on these hosts (repeatable)
   --draft-setting <name>      let drafts use this setting from the environment (repeatable)
-  --record-cases <dir>        write each finished or failed run as <stepfile id>-<run id>.cases.yaml
+  --record-cases <dir>        write each finished or failed run as <stepfile id>-<run id>.cases.yaml,
+                              which stepgate --test replays
   --watch                     reload a stepfile when its file changes
   --client-id <id>            with --auth, when the server offers no dynamic registration
 
 Environment: credential <name> from <NAME>_API_KEY; setting <name> from <NAME>
 (upper-case, - as _).
 
-Exit codes: 0 success, 1 a check failed (--verify, --test) or a stepfile is
-invalid, 2 bad usage.
+Exit codes: 0 success, 1 a check failed (--verify, --test: a verdict differs)
+or a stepfile or cases file is invalid, 2 bad usage (with --test, also a
+stepfile, catalog name or cases file that cannot be found).
 `;

@@ -5,6 +5,7 @@ import type { LoadedStepfile } from "../loader/load.js";
 import type { SinkFactory } from "../ledger/sinks.js";
 import type { Toolbox } from "./toolbox.js";
 import type { LedgerChain } from "../ledger/chain.js";
+import type { RunObserver } from "./observer.js";
 
 export interface Limits {
   callsPerStep: number;
@@ -29,4 +30,11 @@ export interface RunContext {
   openToolbox: (stepfile: LoadedStepfile, ledger: LedgerChain, checkInputs: () => void) => Promise<Toolbox>;
   /** Set per run by the transport when its client can ask a person (MCP elicitation). */
   approver?: Approver;
+  /**
+   * Gate kinds not run at all: `stepgate --test` is offline, so it can reach
+   * no verifier and ask no person; the verdict is computed without them.
+   */
+  skipGates?: ReadonlyArray<"http" | "approve">;
+  /** Sees each run's attempts as they happen (`--record-cases`, `--test`); undefined to watch nothing. */
+  observe?: (run: { id: string; stepfile: LoadedStepfile; inputs: Record<string, unknown> }) => RunObserver | undefined;
 }

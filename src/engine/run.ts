@@ -2,7 +2,7 @@
 // mechanical step)* -> finished | failed | abandoned. Calls of one run are
 // handled one at a time, in arrival order, even when a client sends several
 // at once.
-import { CallLimitReached, GateFailed, InternalError, PlaceholderUnresolved, PreflightFailed, RunNotActive, StepgateError, ToolCallFailed } from "../errors.js";
+import { CallLimitReached, GateFailed, type GateFailure, InternalError, PlaceholderUnresolved, PreflightFailed, RunNotActive, StepgateError, ToolCallFailed } from "../errors.js";
 import { canonicalJson, hashJson } from "../format/identity.js";
 import { fillPlaceholders } from "../format/placeholders.js";
 import { LedgerChain } from "../ledger/chain.js";
@@ -14,6 +14,7 @@ import { failuresOf, runGates, type GateData, type GateVerdict } from "./gates.j
 import type { Reply, StepView } from "./replies.js";
 import { emptyToolbox, type CallOutcome, type RetryNotice, type Toolbox } from "./toolbox.js";
 import { runMechanicalStep } from "./mechanical.js";
+import type { AttemptCall, RunObserver } from "./observer.js";
 import { truncateForClient } from "./truncate.js";
 
 export type RunState = "running" | "finished" | "failed" | "abandoned";
@@ -32,11 +33,14 @@ export class Run {
   private attempt = 0;
   private callsThisStep = 0;
   private calls: Evidence[] = [];
+  /** This attempt's calls with their statuses, for the observer. */
+  private attemptCalls: AttemptCall[] = [];
   private readonly outputs: Record<string, unknown> = {};
   private completed: string[] = [];
   private toolbox: Toolbox = emptyToolbox;
   private queue: Promise<unknown> = Promise.resolve();
   readonly ledger: LedgerChain;
+  private readonly observer: RunObserver | undefined;
 
   private constructor(
     readonly id: string,
@@ -45,6 +49,7 @@ export class Run {
     private readonly ctx: RunContext,
   ) {
     this.ledger = new LedgerChain(id, stepfile.doc.id, ctx.ledger(stepfile.doc.id, id), ctx.clock);
+    this.observer = ctx.observe?.({ id, stepfile, inputs });
   }
 
   /** Preflight, then everything up to the first step the client must do. */
@@ -55,7 +60,8 @@ export class Run {
     const reply = await run.exclusive(async () => {
       try {
         run.toolbox = await ctx.openToolbox(stepfile, run.ledger, () => run.checkInputs(inputs));
-        if (!ctx.approver && stepfile.compiled.steps.some((s) => s.gates.some((g) => g.kind === "approve"))) {
+        const asksPerson = stepfile.compiled.steps.some((s) => s.gates.some((g) => g.kind === "approve"));
+        if (asksPerson && !ctx.approver && !ctx.skipGates?.includes("approve")) {
           throw new PreflightFailed("approval", "this stepfile has approve gates, and this client cannot ask a person (it does not support MCP elicitation)");
         }
       } catch (error) {
@@ -80,6 +86,7 @@ export class Run {
       if (this.state !== "running") return;
       this.state = "abandoned";
       this.ledger.append("run_abandoned", { outcome: "abandoned", reason });
+      this.observer?.ended?.("abandoned");
       await this.toolbox.close().catch(() => undefined);
     });
   }
@@ -118,12 +125,15 @@ export class Run {
         this.attempt = 1;
         this.callsThisStep = 0;
         this.calls = [];
+        this.attemptCalls = [];
         this.ledger.append("step_started", { step: step.def.id, attempt: 1 });
+        this.observer?.stepStarted?.(step.def.id, step.mechanical);
         if (step.mechanical) {
           const output = await runMechanicalStep(step, this.mechanicalHost());
           const verdicts = await this.checkGates(step, output, {});
           this.recordVerdicts(step, verdicts);
           const failures = failuresOf(verdicts);
+          this.observeAttempt(step, output, failures);
           if (failures.length > 0) throw new GateFailed(step.def.id, failures);
           this.pass(step, output);
           this.completed.push(step.def.id);
@@ -155,6 +165,7 @@ export class Run {
   private async finish(): Promise<Reply> {
     this.state = "finished";
     this.ledger.append("run_finished", { outcome: "finished", outputs_hash: hashJson(this.outputs) });
+    this.observer?.ended?.("finished");
     await this.toolbox.close().catch(() => undefined);
     const completed = this.completed;
     this.completed = [];
@@ -167,6 +178,7 @@ export class Run {
       this.state = "failed";
       const step = this.stepIndex >= 0 && this.stepIndex < this.stepfile.compiled.steps.length ? this.step.def.id : null;
       this.ledger.append("run_failed", { outcome: "failed", error: failure.name, step });
+      this.observer?.ended?.("failed");
       await this.toolbox.close().catch(() => undefined);
     }
     return { kind: "failed", run: this.id, state: "failed", error: failure };
@@ -208,6 +220,7 @@ export class Run {
     this.callsThisStep += 1;
     const outcome = await this.toolbox.call(operation, args, (notice) => this.recordRetry(notice));
     this.calls.push({ tool: operation, arguments: args, result: outcome.result, is_error: outcome.isError });
+    this.attemptCalls.push({ tool: operation, arguments: args, result: outcome.result, is_error: outcome.isError, status: outcome.status });
     return outcome;
   }
 
@@ -264,6 +277,7 @@ export class Run {
       }
       this.recordVerdicts(step, verdicts);
       const failures = failuresOf(verdicts);
+      this.observeAttempt(step, output, failures);
       if (failures.length === 0) {
         this.pass(step, final);
         return await this.advance();
@@ -297,6 +311,12 @@ export class Run {
     return { output: full, lets: data.let };
   }
 
+  private observeAttempt(step: CompiledStep, output: unknown, failures: GateFailure[]) {
+    const calls = this.attemptCalls;
+    this.attemptCalls = [];
+    this.observer?.attempt?.({ step: step.def.id, mechanical: step.mechanical, calls, output, failures });
+  }
+
   private recordVerdicts(step: CompiledStep, verdicts: GateVerdict[]) {
     for (const v of verdicts) {
       this.ledger.append("gate", { step: step.def.id, attempt: this.attempt, gate: v.gate, verdict: v.pass ? "pass" : "fail", diagnosis_hash: v.pass ? null : hashJson(v.diagnosis) });
@@ -313,6 +333,7 @@ export class Run {
           (notice) => this.recordRetry(notice),
         ),
       ...(this.ctx.approver ? { approver: this.ctx.approver } : {}),
+      ...(this.ctx.skipGates ? { skip: this.ctx.skipGates } : {}),
     });
   }
 }

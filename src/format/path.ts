@@ -2,6 +2,15 @@
 // loader needs segments to find their line.
 import type { PathSegment } from "./source.js";
 
+/** A JSON Pointer (ajv's `instancePath`) as segments; numeric segments become array indexes. */
+export function pointerPath(pointer: string): PathSegment[] {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
 export function parsePath(text: string): PathSegment[] {
   const segments: PathSegment[] = [];
   const token = /\.([^.[\]]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/gy;

@@ -5,8 +5,9 @@ import { readFile } from "node:fs/promises";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { StepfileInvalid, StepfileUnreadable, type Issue } from "../errors.js";
 import { hashJson } from "../format/identity.js";
+import { pointerPath } from "../format/path.js";
 import { checkRules, type RawIssue } from "../format/rules.js";
-import { parseSource, pathString, type ParsedSource, type PathSegment } from "../format/source.js";
+import { parseSource, pathString, type ParsedSource } from "../format/source.js";
 import { stepfileStructure } from "../format/structure.js";
 import type { StepfileDocument } from "../format/types.js";
 import { compileStepfile, type CompiledStepfile } from "./compile.js";
@@ -70,11 +71,7 @@ function structureIssues(errors: readonly ErrorObject[]): RawIssue[] {
   const issues: RawIssue[] = [];
   for (const e of errors) {
     if (e.keyword === "anyOf" || e.keyword === "if") continue;
-    const path: PathSegment[] = e.instancePath
-      .split("/")
-      .slice(1)
-      .map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"))
-      .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    const path = pointerPath(e.instancePath);
     const p = e.params as Record<string, unknown>;
     switch (e.keyword) {
       case "additionalProperties":

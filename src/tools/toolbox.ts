@@ -34,7 +34,13 @@ export interface Operation {
 }
 
 /** Remote tools publish their own schemas and keep their own patterns (format section 6). */
-const remoteSchemas = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+export const remoteSchemas = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+
+/** An operation's argument problems, as the client (or a mechanical step's error) reads them; empty when fine. */
+export function argumentProblems(validate: ValidateFunction, args: unknown): string[] {
+  if (validate(args)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath === "" ? "arguments" : `arguments${e.instancePath.replaceAll("/", ".")}`} ${e.message ?? "is invalid"}`);
+}
 
 export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerChain, checkInputs: () => void, options: ToolboxOptions): Promise<Toolbox> {
   const doc = stepfile.doc;
@@ -99,8 +105,7 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerChain,
     checkArguments(name, args) {
       const op = operations.get(name);
       if (!op) return [`${name} is not an operation of this stepfile`];
-      if (op.validate(args)) return [];
-      return (op.validate.errors ?? []).map((e) => `${e.instancePath === "" ? "arguments" : `arguments${e.instancePath.replaceAll("/", ".")}`} ${e.message ?? "is invalid"}`);
+      return argumentProblems(op.validate, args);
     },
     async call(name, args, retry) {
       const op = operations.get(name)!;

@@ -1,0 +1,42 @@
+// `stepgate --test <stepfile | catalog name> [<cases.yaml>]`: offline cases
+// through the real engine. Exit 0 when every verdict agrees, 1 when one
+// differs or a file is invalid, 2 when a file named cannot be found.
+import { dirname, join } from "node:path";
+import { StepgateError, StepfileUnreadable } from "../errors.js";
+import type { LoadedStepfile } from "../loader/load.js";
+import { CasesInvalid, CasesUnreadable, formatReport, readCasesFile, runCases } from "../offline/index.js";
+import { catalogEntries, isStepfilePath, loadArgument, UnknownCatalogName } from "./catalog.js";
+import type { Options } from "./options.js";
+
+export async function testMode(options: Options): Promise<number> {
+  const [arg, given] = options.positionals as [string, string | undefined];
+  const fail = (code: number, message: string) => {
+    process.stderr.write(`${message}\n`);
+    return code;
+  };
+  let stepfile: LoadedStepfile;
+  try {
+    stepfile = await loadArgument(arg);
+  } catch (error) {
+    if (error instanceof UnknownCatalogName || error instanceof StepfileUnreadable) return fail(2, `stepgate: ${error.message}`);
+    if (error instanceof StepgateError) return fail(1, `${error.name}: ${error.message}`);
+    throw error;
+  }
+  const casesPath = given ?? join(dirname(stepfileFile(arg)), `${stepfile.doc.id}.cases.yaml`);
+  try {
+    const cases = await readCasesFile(casesPath, stepfile);
+    const report = await runCases(stepfile, cases, { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars });
+    process.stdout.write(formatReport(report));
+    return report.ok ? 0 : 1;
+  } catch (error) {
+    if (error instanceof CasesUnreadable) return fail(2, `stepgate: ${error.message}${given ? "" : " (the default cases file, <id>.cases.yaml beside the stepfile)"}`);
+    if (error instanceof CasesInvalid) return fail(1, `${error.name}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Where the stepfile lives: the path itself, or the catalog entry's file. */
+function stepfileFile(arg: string): string {
+  if (isStepfilePath(arg)) return arg;
+  return catalogEntries().find((e) => e.name === arg)!.file;
+}

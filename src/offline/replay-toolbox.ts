@@ -1,0 +1,105 @@
+// A Toolbox that answers from a cases file instead of the network, so
+// `stepgate --test` drives the real engine offline. It is loaded with the
+// calls the next requests must be; a request that is not the next recorded
+// call (operation and arguments, compared as JSON) is a mismatch, which is
+// how a mechanical step is replayed rather than trusted.
+import type { ValidateFunction } from "ajv";
+import { jsonEqual } from "../expr/index.js";
+import { exposedName } from "../format/types.js";
+import type { LoadedStepfile } from "../loader/load.js";
+import type { CallOutcome, OperationView, Toolbox } from "../engine/toolbox.js";
+import { loadOperations } from "../tools/openapi/index.js";
+import { argumentProblems, outcomeFacts, remoteSchemas } from "../tools/toolbox.js";
+import type { CaseCall } from "./cases-file.js";
+
+export class ReplayToolbox implements Toolbox {
+  private pending: CaseCall[] | undefined;
+  private made = 0;
+  /** Why the last request was refused, when it did not match the recorded call. */
+  mismatch: string | undefined;
+
+  private constructor(private readonly schemas: ReadonlyMap<string, { view: OperationView; validate: ValidateFunction }>) {}
+
+  /**
+   * Argument schemas come only from inline OpenAPI documents: a document
+   * behind a `url` would need the network, and MCP tools publish theirs only
+   * when connected, so their arguments are not checked offline.
+   */
+  static async open(stepfile: LoadedStepfile): Promise<ReplayToolbox> {
+    const schemas = new Map<string, { view: OperationView; validate: ValidateFunction }>();
+    for (const tool of Object.values(stepfile.doc.tools ?? {})) {
+      const document = tool.openapi?.document;
+      if (!document) continue;
+      const names = (tool.exposes ?? []).map(exposedName);
+      const offline = () => Promise.reject(new Error("offline: no document is fetched"));
+      const specs = await loadOperations({ server: tool.openapi!.server, document } as never, names, offline);
+      for (const [name, op] of specs) {
+        const view = { name, ...(op.description ? { description: op.description } : {}), inputSchema: op.inputSchema };
+        schemas.set(name, { view, validate: remoteSchemas.compile(op.inputSchema) });
+      }
+    }
+    return new ReplayToolbox(schemas);
+  }
+
+  /** The calls the next requests must be, in order; undefined when the cases file has nothing more to give. */
+  load(calls: readonly CaseCall[] | undefined): void {
+    this.pending = calls ? [...calls] : undefined;
+    this.made = 0;
+    this.mismatch = undefined;
+  }
+
+  /** Recorded calls no request asked for. */
+  unused(): CaseCall[] {
+    return this.pending ?? [];
+  }
+
+  operation(name: string): OperationView | undefined {
+    return this.schemas.get(name)?.view ?? { name, inputSchema: { type: "object" } };
+  }
+
+  checkArguments(name: string, args: unknown): string[] {
+    const op = this.schemas.get(name);
+    return op ? argumentProblems(op.validate, args) : [];
+  }
+
+  call(name: string, args: Record<string, unknown>): Promise<CallOutcome> {
+    if (!this.pending) return Promise.reject(new Error("the cases file records no more entries"));
+    this.made += 1;
+    const next = this.pending.shift();
+    const asked = `${name} with ${JSON.stringify(args)}`;
+    if (!next) return this.refuse(`call ${this.made} asked ${asked}, but the entry records only ${this.made - 1} call(s)`);
+    if (next.tool !== name || !jsonEqual(next.arguments, args)) {
+      return this.refuse(`call ${this.made} asked ${asked}, but the entry records ${next.tool} with ${JSON.stringify(next.arguments)}`);
+    }
+    const text = typeof next.result === "string" ? next.result : JSON.stringify(next.result ?? null);
+    return Promise.resolve({
+      result: next.result,
+      text,
+      isError: next.is_error,
+      tool: "replay",
+      host: "offline",
+      status: next.status ?? (next.is_error ? null : 200),
+      durationMs: 0,
+      credential: null,
+      ...outcomeFacts(text),
+    });
+  }
+
+  shown(_name: string, outcome: CallOutcome): string {
+    return outcome.text;
+  }
+
+  verify(tool: string): Promise<never> {
+    // The runner skips http gates offline, so reaching here is a bug of ours.
+    return Promise.reject(new Error(`offline: verifier ${tool} cannot be reached`));
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  private refuse(message: string): Promise<never> {
+    this.mismatch = message;
+    return Promise.reject(new Error(message));
+  }
+}

@@ -1,0 +1,178 @@
+// Plays a cases file through the real engine (src/engine), offline: each
+// case is one run started with its inputs; each entry is one attempt. Agent
+// entries replay their calls through the engine's own call path, then submit
+// the output; mechanical entries are checked as the engine runs the step.
+// The verdicts are the engine's, so no second gate evaluator exists.
+import type { GateFailure, StepgateError } from "../errors.js";
+import { jsonEqual } from "../expr/index.js";
+import type { LoadedStepfile } from "../loader/load.js";
+import type { Limits, RunContext } from "../engine/context.js";
+import type { Attempt, RunObserver } from "../engine/observer.js";
+import type { Reply } from "../engine/replies.js";
+import { Run } from "../engine/run.js";
+import type { Case, CaseEntry, CasesFile, Expectation } from "./cases-file.js";
+import { ReplayToolbox } from "./replay-toolbox.js";
+
+/** Offline there is no verifier to POST to and no person to ask. */
+export const SKIPPED_GATE_KINDS = ["http", "approve"] as const;
+
+export interface EntryResult {
+  /** 1-based, as people count entries. */
+  index: number;
+  step: string;
+  line?: number;
+  expected: Expectation;
+  /** The engine's failing gates; undefined when the attempt never got a verdict. */
+  failures?: GateFailure[];
+  /** What differs: the verdict, a mechanical call or output, or why there was no verdict. Empty when it agrees. */
+  problems: string[];
+  /** Gates of this step left out of the verdict, as `<id> (<kind>)`. */
+  skipped: string[];
+}
+
+export interface CaseResult {
+  name: string;
+  line?: number;
+  entries: EntryResult[];
+  /** Why the case stopped before its last entry, if it did. */
+  stopped?: string;
+  ok: boolean;
+}
+
+export interface CasesReport {
+  stepfile: string;
+  file: string;
+  cases: CaseResult[];
+  ok: boolean;
+}
+
+export async function runCases(stepfile: LoadedStepfile, file: CasesFile, limits: Limits): Promise<CasesReport> {
+  const cases: CaseResult[] = [];
+  for (const c of file.cases) cases.push(await runCase(stepfile, c, limits));
+  return { stepfile: stepfile.doc.id, file: file.path, cases, ok: cases.every((c) => c.ok) };
+}
+
+async function runCase(stepfile: LoadedStepfile, c: Case, limits: Limits): Promise<CaseResult> {
+  const toolbox = await ReplayToolbox.open(stepfile);
+  const results: EntryResult[] = [];
+  let next = 0;
+  let current: { entry: CaseEntry; index: number } | undefined;
+  let stopped: string | undefined;
+
+  const begin = (entry: CaseEntry) => {
+    current = { entry, index: next };
+    next += 1;
+  };
+  const observer: RunObserver = {
+    // The engine runs mechanical steps on its own, inside start or submit,
+    // so their entries are taken here, as each one begins.
+    stepStarted(step, mechanical) {
+      if (!mechanical) return;
+      const entry = stopped === undefined ? c.steps[next] : undefined;
+      if (entry && entry.step !== step) stopped = `entry ${next + 1} is for step ${entry.step}, but the run reached mechanical step ${step}`;
+      if (!entry || stopped !== undefined) return toolbox.load(undefined);
+      begin(entry);
+      toolbox.load(entry.calls);
+    },
+    attempt(attempt) {
+      if (!current) return;
+      results.push(judge(stepfile, current.entry, current.index, attempt, toolbox));
+      current = undefined;
+    },
+  };
+  let runs = 0;
+  const ctx: RunContext = {
+    limits,
+    ledger: () => ({ write: () => undefined }),
+    clock: () => new Date(),
+    newRunId: () => `case-${++runs}`,
+    openToolbox: (_stepfile, _ledger, checkInputs) => {
+      checkInputs();
+      return Promise.resolve(toolbox);
+    },
+    skipGates: SKIPPED_GATE_KINDS,
+    observe: () => observer,
+  };
+
+  // An entry that began but got no verdict: the run stopped inside it.
+  const unfinished = (reply: Reply) => {
+    if (!current) return;
+    const reason = toolbox.mismatch ?? (reply.kind === "failed" ? describeError(reply.error) : "the attempt got no verdict");
+    results.push({ ...entryBase(stepfile, current.entry, current.index), problems: [reason] });
+    current = undefined;
+  };
+
+  const started = await Run.start(stepfile, c.inputs, ctx);
+  const run = started.run;
+  let reply = started.reply;
+  let at = waitingAt(reply, undefined);
+  unfinished(reply);
+  while (stopped === undefined && next < c.steps.length && results.every((r) => r.problems.length === 0)) {
+    const entry = c.steps[next]!;
+    if (reply.state !== "running" || at === undefined) {
+      stopped = `the run ${reply.kind === "failed" ? `failed (${describeError(reply.error)})` : "finished"} before entry ${next + 1}`;
+      break;
+    }
+    if (entry.step !== at) {
+      stopped = `entry ${next + 1} is for step ${entry.step}, but the run is at step ${at}`;
+      break;
+    }
+    begin(entry);
+    for (const [i, call] of entry.calls.entries()) {
+      toolbox.load([call]);
+      reply = await run.call(call.tool, call.arguments);
+      if (toolbox.unused().length > 0 || reply.kind === "failed") {
+        const why = reply.kind === "call" ? reply.text : reply.kind === "failed" ? describeError(reply.error) : reply.kind;
+        results.push({ ...entryBase(stepfile, entry, next - 1), problems: [`call ${i + 1} (${call.tool}) did not reach the tool: ${why}`] });
+        current = undefined;
+        break;
+      }
+    }
+    if (!current) break;
+    toolbox.load(undefined);
+    reply = await run.submit(entry.output);
+    at = waitingAt(reply, at);
+    unfinished(reply);
+  }
+  const differs = results.some((r) => r.problems.length > 0);
+  if (stopped === undefined && next < c.steps.length) stopped = `${c.steps.length - next} later entr${c.steps.length - next === 1 ? "y was" : "ies were"} not run`;
+  await run.abandon("server_closed");
+  return { name: c.name, ...(c.line !== undefined ? { line: c.line } : {}), entries: results, ...(stopped !== undefined ? { stopped } : {}), ok: !differs && stopped === undefined };
+}
+
+/** The agent step a reply leaves the run waiting at. */
+function waitingAt(reply: Reply, previous: string | undefined): string | undefined {
+  if (reply.kind === "step") return reply.step.step;
+  if (reply.kind === "retry") return reply.step;
+  if (reply.kind === "call") return previous;
+  return undefined;
+}
+
+function judge(stepfile: LoadedStepfile, entry: CaseEntry, index: number, attempt: Attempt, toolbox: ReplayToolbox): EntryResult {
+  const problems: string[] = [];
+  if (attempt.mechanical) {
+    const left = toolbox.unused();
+    if (left.length > 0) problems.push(`the step made fewer calls than recorded; not made: ${left.map((k) => `${k.tool} with ${JSON.stringify(k.arguments)}`).join(", ")}`);
+    if (!jsonEqual(attempt.output, entry.output)) {
+      problems.push(`the output template computes ${JSON.stringify(attempt.output)}, but the entry records ${JSON.stringify(entry.output)}`);
+    }
+  }
+  const expected = entry.expect === "pass" ? [] : [...entry.expect.fail].sort();
+  const got = attempt.failures.map((f) => f.gate).sort();
+  if (!jsonEqual(expected, got)) problems.push(`expected ${describeVerdict(entry.expect)}, got ${describeVerdict(got.length === 0 ? "pass" : { fail: got })}`);
+  return { ...entryBase(stepfile, entry, index), failures: attempt.failures, problems };
+}
+
+function entryBase(stepfile: LoadedStepfile, entry: CaseEntry, index: number): Omit<EntryResult, "problems"> {
+  const step = stepfile.compiled.steps.find((s) => s.def.id === entry.step);
+  const skipped = (step?.gates ?? []).filter((g) => (SKIPPED_GATE_KINDS as readonly string[]).includes(g.kind)).map((g) => `${g.id} (${g.kind})`);
+  return { index: index + 1, step: entry.step, ...(entry.line !== undefined ? { line: entry.line } : {}), expected: entry.expect, skipped };
+}
+
+export function describeVerdict(verdict: Expectation): string {
+  return verdict === "pass" ? "pass" : `fail [${verdict.fail.join(", ")}]`;
+}
+
+function describeError(error: StepgateError): string {
+  return `${error.name}: ${error.message}`;
+}

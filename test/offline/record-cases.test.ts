@@ -1,0 +1,127 @@
+// --record-cases end to end: serve a stepfile over stdio against a loopback
+// API, drive runs with failures and retries, and replay what was recorded
+// with `stepgate --test`, which must agree with every verdict.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApiFixture, type ApiFixture } from "../support/api-fixture.js";
+import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
+import { stepgate } from "./cli.js";
+
+function stepfileFor(origin: string) {
+  return {
+    stepgate: "1",
+    id: "shelf",
+    inputs: { type: "object", required: ["shelf"], properties: { shelf: { type: "string", minLength: 1 } } },
+    tools: {
+      books: {
+        openapi: {
+          server: origin,
+          document: {
+            openapi: "3.1.0",
+            paths: {
+              "/shelves/{shelf}": { get: { operationId: "listShelf", parameters: [{ name: "shelf", in: "path", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok" } } } },
+              "/books/{id}": { get: { operationId: "getBook", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok" } } } },
+            },
+          },
+        },
+        exposes: ["listShelf", "getBook"],
+      },
+    },
+    steps: [
+      {
+        id: "fetch",
+        do: {
+          calls: [
+            { id: "shelf", operation: "listShelf", arguments: { shelf: { var: "inputs.shelf" } } },
+            { id: "books", operation: "getBook", each: { var: "responses.shelf.ids" }, arguments: { id: { var: "item" } }, accept: [404] },
+          ],
+          output: { titles: { map: [{ var: "responses.books" }, { var: "title" }] } },
+        },
+        produces: { type: "object" },
+      },
+      {
+        id: "pick",
+        tools: ["getBook"],
+        instructions: "Pick a book from {{steps.fetch.titles}} and fetch it.",
+        produces: { type: "object", required: ["title"], properties: { title: { type: "string" } } },
+        retries: 1,
+        gates: [{ id: "fetched", message: "pick a title you fetched", predicate: { in: [{ var: "output.title" }, { results: ["getBook", "title"] }] } }],
+      },
+    ],
+  };
+}
+
+describe("--record-cases", () => {
+  let api: ApiFixture;
+  let served: SpawnedStepgate;
+  let dir: string;
+  let stepfilePath: string;
+
+  beforeAll(async () => {
+    api = await startApiFixture([
+      { method: "GET", path: "/shelves/s1", answers: [{ json: { ids: ["b1", "b2", "gone"] } }] },
+      { method: "GET", path: "/books/b1", answers: [{ json: { id: "b1", title: "Emma", pages: 474 } }] },
+      { method: "GET", path: "/books/b2", answers: [{ json: { id: "b2", title: "Dune", pages: 412 } }] },
+    ]);
+    dir = mkdtempSync(join(tmpdir(), "stepgate-record-"));
+    stepfilePath = join(dir, "shelf.stepfile.json");
+    writeFileSync(stepfilePath, JSON.stringify(stepfileFor(api.origin), null, 2));
+    served = await spawnStepgate(["--record-cases", join(dir, "cases"), "--ledger-dir", join(dir, "ledger"), stepfilePath]);
+  });
+
+  afterAll(async () => {
+    await served?.close();
+    await api?.close();
+  });
+
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await served.client.callTool({ name, arguments: args })).structuredContent as { run: string; state: string; failures?: unknown[] };
+
+  const recorded = (run: string) => join(dir, "cases", `shelf-${run}.cases.yaml`);
+
+  it("records a finished run with a failed attempt, and --test agrees with it", async () => {
+    const start = await call("shelf", { shelf: "s1" });
+    expect(start.state).toBe("running");
+    await call("stepgate_call", { run: start.run, operation: "getBook", arguments: { id: "b2" } });
+    expect(await call("stepgate_submit", { run: start.run, output: { title: "Emma" } })).toMatchObject({ state: "running", failures: [{ gate: "fetched" }] });
+    await call("stepgate_call", { run: start.run, operation: "getBook", arguments: { id: "b1" } });
+    expect(await call("stepgate_submit", { run: start.run, output: { title: "Emma" } })).toMatchObject({ state: "finished" });
+
+    const file = readFileSync(recorded(start.run), "utf8");
+    const cases = parse(file) as { cases: Array<{ inputs: unknown; steps: Array<Record<string, unknown>> }> };
+    expect(cases.cases[0]!.inputs).toEqual({ shelf: "s1" });
+    expect(cases.cases[0]!.steps.map((s) => [s.step, s.expect])).toEqual([
+      ["fetch", "pass"],
+      ["pick", { fail: ["fetched"] }],
+      ["pick", "pass"],
+    ]);
+    // Full results, and the status of the error the step accepted, so replay can honour `accept`.
+    expect(cases.cases[0]!.steps[0]!.calls).toEqual([
+      { tool: "listShelf", arguments: { shelf: "s1" }, result: { ids: ["b1", "b2", "gone"] }, is_error: false },
+      { tool: "getBook", arguments: { id: "b1" }, result: { id: "b1", title: "Emma", pages: 474 }, is_error: false },
+      { tool: "getBook", arguments: { id: "b2" }, result: { id: "b2", title: "Dune", pages: 412 }, is_error: false },
+      { tool: "getBook", arguments: { id: "gone" }, result: { error: "not found" }, is_error: true, status: 404 },
+    ]);
+    expect(cases.cases[0]!.steps[0]!.output).toEqual({ titles: ["Emma", "Dune", null] });
+
+    const replay = await stepgate("--test", stepfilePath, recorded(start.run));
+    expect(replay.stdout).toContain("1 case: 1 agree, 0 differ");
+    expect(replay.code).toBe(0);
+  });
+
+  it("records a failed run, and nothing for a run that ended before any attempt", async () => {
+    const start = await call("shelf", { shelf: "s1" });
+    await call("stepgate_submit", { run: start.run, output: { title: "Ulysses" } });
+    expect(await call("stepgate_submit", { run: start.run, output: { title: "Dune" } })).toMatchObject({ state: "failed" });
+    const replay = await stepgate("--test", stepfilePath, recorded(start.run));
+    expect(replay.stdout).toContain("ok   3. pick: fail [fetched]");
+    expect(replay.code).toBe(0);
+
+    const refused = await call("shelf", { shelf: "" });
+    expect(refused.state).toBe("failed");
+    expect(readdirSync(join(dir, "cases"))).not.toContain(`shelf-${refused.run}.cases.yaml`);
+  });
+});
