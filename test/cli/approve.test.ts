@@ -1,6 +1,7 @@
 // Approve gates through MCP elicitation, with the real CLI over stdio: the
 // person is asked only after every other gate passed, a refusal reaches the
 // agent with the reason, and a client that cannot be asked fails preflight.
+import { execFileSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -54,5 +55,11 @@ describe("approve gates", () => {
     const done = await client.callTool({ name: "stepgate_submit", arguments: { run, output: { text: "Hello" } } });
     expect(done.structuredContent).toMatchObject({ state: "finished", outputs: { draft: { text: "Hello" } } });
     await client.close();
+  });
+
+  it("is skipped and named by stepgate --test, which has no person to ask", () => {
+    const out = execFileSync(process.execPath, [join(root, "bin/stepgate.js"), "--test", join(root, "test/fixtures/approve.stepfile.yaml")], { encoding: "utf8" });
+    expect(out).toContain("skipped offline: person (approve)");
+    expect(out).toContain("2 cases: 2 agree, 0 differ");
   });
 });
