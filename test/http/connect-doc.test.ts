@@ -4,25 +4,18 @@
 // `stepgate --http` (the built CLI), and checks what each one answers. The
 // only change made to the text is the port: the doc's 8787 becomes the free
 // port the server picked, so the test never collides with a user's server.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, startCliServer, type CliServer } from "./fixtures/cli-server.js";
+import { hasCurl } from "./fixtures/curl.js";
 import { messagesOf } from "./fixtures/harness.js";
 
 const DOC_PORT = "8787";
 const doc = readFileSync(join(repoRoot, "docs/connect.md"), "utf8");
 
-const hasCurl = (() => {
-  try {
-    execFileSync("curl", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** The text of a `### title` section, up to the next heading of level 2 or 3. */
 function section(title: string): string {
