@@ -1,27 +1,17 @@
 // `stepgate --http 0` as users start it: the built CLI, a whole run over
 // Streamable HTTP with the SDK client, and runs owned by their session.
-import { spawn } from "node:child_process";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, describe, expect, it } from "vitest";
+import { repoRoot, startCliServer } from "../http/fixtures/cli-server.js";
 
-const root = resolve(import.meta.dirname, "../..");
-const child = spawn(process.execPath, [join(root, "bin/stepgate.js"), "--http", "0", join(root, "test/fixtures/greet.stepfile.yaml")], { stdio: ["ignore", "ignore", "pipe"] });
-const url = new Promise<string>((ok, fail) => {
-  let err = "";
-  child.stderr.on("data", (d) => {
-    err += String(d);
-    const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
-    if (m) ok(m[1]!);
-  });
-  child.once("exit", () => fail(new Error(`stepgate exited: ${err}`)));
-});
+const server = startCliServer([join(repoRoot, "test/fixtures/greet.stepfile.yaml")]);
 
-afterAll(() => void child.kill("SIGTERM"));
+afterAll(async () => (await server).stop());
 
 async function connect(era: "2025-11-25" | "2026-07-28" = "2025-11-25") {
   const client = new Client({ name: "http-cli-test", version: "1.0.0" }, era === "2026-07-28" ? { versionNegotiation: { mode: "auto" } } : {});
-  await client.connect(new StreamableHTTPClientTransport(new URL(await url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL((await server).url)));
   return client;
 }
 

@@ -1,18 +1,11 @@
 // The curl smoke test users run against `stepgate --http`: initialize, the
 // initialized notification and tools/list with the session header, using the
 // real curl binary so nothing in Node shapes the requests.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasCurl } from "./fixtures/curl.js";
 import { INITIALIZE, messagesOf, startHarness, type Harness } from "./fixtures/harness.js";
 
-const hasCurl = (() => {
-  try {
-    execFileSync("curl", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 let h: Harness;
 beforeAll(async () => {
