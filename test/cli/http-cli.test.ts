@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, describe, expect, it } from "vitest";
+import { AUTHORING_TOOLS } from "../../src/authoring/index.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const child = spawn(process.execPath, [join(root, "bin/stepgate.js"), "--http", "0", join(root, "test/fixtures/greet.stepfile.yaml")], { stdio: ["ignore", "ignore", "pipe"] });
@@ -28,7 +29,7 @@ async function connect(era: "2025-11-25" | "2026-07-28" = "2025-11-25") {
 describe("stepgate --http", () => {
   it("serves a whole run at /mcp on 127.0.0.1", async () => {
     const client = await connect();
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["greet", "stepgate_call", "stepgate_submit"]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["greet", "stepgate_call", "stepgate_submit", ...AUTHORING_TOOLS.map((t) => t.name)]);
     const first = await client.callTool({ name: "greet", arguments: { name: "Ada" } });
     const run = (first.structuredContent as { run: string }).run;
     await client.callTool({ name: "stepgate_submit", arguments: { run, output: { greeting: "Hello, Ada" } } });
