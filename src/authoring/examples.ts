@@ -30,7 +30,7 @@ export async function listExamples(catalog: readonly CatalogEntry[]): Promise<Ex
         const { doc } = await loadStepfileFile(entry.file, entry.name);
         return { name: entry.name, category: entry.category, title: doc.title ?? doc.description ?? "", needs: environmentNeeds(doc) };
       } catch (error) {
-        return { name: entry.name, category: entry.category, title: "", needs: [], invalid: (error as Error).message.split("\n")[0]! };
+        return { name: entry.name, category: entry.category, title: "", needs: [], invalid: (error as Error).message.replace(/\n\s*/g, " ") };
       }
     }),
   );

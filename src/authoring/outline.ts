@@ -89,8 +89,10 @@ function skeleton(p: Procedure) {
 /** An identifier (`^[a-z][a-z0-9-]*$`) from the first words of a text. */
 export function slug(text: string, fallback: string, max = 40): string {
   const words = text
-    .toLowerCase()
     .normalize("NFKD")
+    // Accents come apart from their letters under NFKD; dropping the marks keeps the letters.
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
     .replace(/[^a-z0-9]+/g, " ")
     .trim()
     .split(" ")
