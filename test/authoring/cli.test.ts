@@ -2,6 +2,7 @@
 // client as a desktop client would: started with no stepfiles, an agent can
 // read the guide and examples, outline a procedure, validate a draft, and try
 // it to the end; drafts breaking a draft rule are refused before any request.
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
 
@@ -19,19 +20,8 @@ async function start(args: string[] = [], env: Record<string, string> = {}) {
   return { stepgate, call };
 }
 
-const KEYLESS = `stepgate: "1"
-id: shout
-inputs: { type: object, required: [word], properties: { word: { type: string } } }
-steps:
-  - id: upper
-    instructions: "Write {{inputs.word}} in capitals."
-    produces: { type: object, required: [loud], properties: { loud: { type: string } } }
-    retries: 1
-    gates:
-      - id: is-upper
-        message: the word must be in capitals
-        predicate: { "==": [{ var: output.loud }, { cat: [{ var: inputs.word }, ""] }] }
-`;
+// A keyless stepfile, given as a draft's text: it never becomes a served tool.
+const KEYLESS = readFileSync(new URL("../fixtures/greet.stepfile.yaml", import.meta.url), "utf8");
 
 const AUTHORING = ["stepgate_guide", "stepgate_examples", "stepgate_outline", "stepgate_inspect_api", "stepgate_validate", "stepgate_try"];
 
@@ -100,24 +90,26 @@ describe("authoring through the CLI", () => {
     expect(result.structuredContent.valid).toBe(false);
     expect(result.structuredContent.issues).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ path: "steps[0].gatez", line: 9, column: 5 }),
-        expect.objectContaining({ path: "steps[0].retries", line: 8 }),
+        expect.objectContaining({ path: "steps[0].gatez", line: 10, column: 5 }),
+        expect.objectContaining({ path: "steps[0].retries", line: 9 }),
       ]),
     );
-    expect(result.content[0]!.text).toContain("line 9:5 steps[0].gatez");
+    expect(result.content[0]!.text).toContain("line 10:5 steps[0].gatez");
   });
 
   it("tries a keyless draft and finishes its run with stepgate_submit", async () => {
     const { stepgate, call } = await start();
-    const started = await call("stepgate_try", { text: KEYLESS, inputs: { word: "HEY" } });
-    expect(started.structuredContent).toMatchObject({ state: "running", step: { step: "upper" } });
+    const started = await call("stepgate_try", { text: KEYLESS, inputs: { name: "Ada" } });
+    expect(started.structuredContent).toMatchObject({ state: "running", step: { step: "hello" } });
     const run = started.structuredContent.run as string;
-    const retry = await call("stepgate_submit", { run, output: { loud: "hey" } });
-    expect(retry.structuredContent).toMatchObject({ state: "running", failures: [{ gate: "is-upper" }] });
-    const done = await call("stepgate_submit", { run, output: { loud: "HEY" } });
-    expect(done.structuredContent).toMatchObject({ state: "finished", outputs: { upper: { loud: "HEY" } } });
+    const retry = await call("stepgate_submit", { run, output: { greeting: "Hello" } });
+    expect(retry.structuredContent).toMatchObject({ state: "running", failures: [{ gate: "names-them" }] });
+    const next = await call("stepgate_submit", { run, output: { greeting: "Hello Ada" } });
+    expect(next.structuredContent).toMatchObject({ state: "running", step: { step: "sign" } });
+    const done = await call("stepgate_submit", { run, output: { signature: "Bye" } });
+    expect(done.structuredContent).toMatchObject({ state: "finished", outputs: { hello: { greeting: "Hello Ada" }, sign: { signature: "Bye" } } });
     // The draft is not served: the tool list is unchanged.
-    expect((await stepgate.client.listTools()).tools.map((t) => t.name)).not.toContain("shout");
+    expect((await stepgate.client.listTools()).tools.map((t) => t.name)).not.toContain("greet");
     expect(stepgate.stderr()).toContain('"type":"run_finished"');
   });
 
