@@ -20,6 +20,8 @@ import { packageVersion } from "./cli/package-root.js";
 import { openToolbox } from "./tools/toolbox.js";
 import { testMode } from "./cli/test-mode.js";
 import { caseRecorder } from "./offline/index.js";
+import { userAgent } from "./egress/index.js";
+import { environmentNeeds } from "./authoring/index.js";
 
 export async function main(argv: string[]): Promise<number> {
   let options: Options;
@@ -67,7 +69,19 @@ async function serve(options: Options): Promise<number> {
     ...(options.recordCases ? { observe: caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) } : {}),
   };
   const registry = new RunRegistry(ctx, options.limits.runIdleMs);
-  const factory = createServerFactory({ stepfiles, registry, version: packageVersion(), approvalTimeoutMs: options.limits.runIdleMs });
+  const factory = createServerFactory({
+    stepfiles,
+    registry,
+    version: packageVersion(),
+    approvalTimeoutMs: options.limits.runIdleMs,
+    // publicUrl is deliberately left unset: only tests replace the public-https check.
+    authoring: {
+      catalog: catalogEntries,
+      grants: { credentials: options.draftCredentials, settings: options.draftSettings },
+      env: process.env,
+      requests: { userAgent: userAgent(packageVersion(), options.contact), timeoutMs: options.limits.requestTimeoutMs, maxBytes: options.limits.responseBytes },
+    },
+  });
   if (options.http !== undefined) {
     const log = (line: string) => void process.stderr.write(`stepgate: ${line}\n`);
     const server = await startHttpServer({ port: options.http, factory, idleMs: options.limits.runIdleMs, log });
@@ -140,10 +154,7 @@ async function list(): Promise<number> {
   for (const entry of entries) {
     try {
       const { doc } = await loadArgument(entry.name);
-      const needs = [
-        ...Object.keys(doc.credentials ?? {}).map((c) => `${c.toUpperCase().replaceAll("-", "_")}_API_KEY`),
-        ...Object.keys(doc.settings ?? {}).map((s) => s.toUpperCase().replaceAll("-", "_")),
-      ];
+      const needs = environmentNeeds(doc);
       process.stdout.write(`${entry.name}  (${entry.category})  ${doc.title ?? doc.description ?? ""}\n    needs: ${needs.length ? needs.join(", ") : "nothing (keyless)"}\n`);
     } catch (error) {
       process.stdout.write(`${entry.name}  (${entry.category})  INVALID: ${(error as Error).message.split("\n")[0]}\n`);

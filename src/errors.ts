@@ -159,8 +159,9 @@ export class RunNotActive extends StepgateError {
 
 export class DraftRefused extends StepgateError {
   readonly name = "DraftRefused";
-  constructor(rule: string) {
-    super(`draft refused: ${rule}`, { rule });
+  /** Every draft rule broken, so one try tells the author all there is to fix. */
+  constructor(rules: readonly string[]) {
+    super(`draft refused: ${rules.join("; ")}`, { rule: rules[0] ?? "", rules: [...rules] });
   }
 }
 

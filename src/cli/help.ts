@@ -12,8 +12,8 @@ Usage:
   stepgate --help | --version
 
 A stepfile argument is a path ending in .yaml, .yml or .json, or the name of
-a catalog entry (see --list). With no stepfiles, only the authoring tools are
-served.
+a catalog entry (see --list). With no stepfiles, only the authoring tools
+(and stepgate_call/stepgate_submit, which drive stepgate_try runs) are served.
 
 Limits and options:
   --calls-per-step <n>        most stepgate_call calls one step may make (default 100)
@@ -23,8 +23,8 @@ Limits and options:
   --response-bytes <n>        largest response read from a tool, verifier or document (default 10485760)
   --ledger-dir <dir>          one ledger file per run, <stepfile id>-<run id>.jsonl; else standard error
   --contact <email>           sent in the User-Agent (some APIs require one)
-  --draft-credential <name>=<host>[,<host>...]   let drafts use this credential on these hosts (repeatable)
-  --draft-setting <name>      let drafts use this setting from the environment (repeatable)
+  --draft-credential <name>=<host>[,<host>...]   let stepgate_try drafts use this credential on these hosts (repeatable)
+  --draft-setting <name>      let stepgate_try drafts use this setting from the environment (repeatable)
   --record-cases <dir>        write each finished or failed run as <stepfile id>-<run id>.cases.yaml,
                               which stepgate --test replays
   --watch                     reload a stepfile when its file changes

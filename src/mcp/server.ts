@@ -1,7 +1,10 @@
 // The one MCP server factory every transport uses: each served stepfile as
-// a tool, plus stepgate_call and stepgate_submit, which drive runs. It knows
-// nothing of stdio or HTTP; it hands each session's requests to the engine.
+// a tool, stepgate_call and stepgate_submit, which drive runs, and the
+// authoring tools. It knows nothing of stdio or HTTP; it hands each
+// session's requests to the engine or to src/authoring.
 import { Server } from "@modelcontextprotocol/server";
+import { Authoring, AUTHORING_TOOLS, isAuthoringTool, type AuthoringAnswer, type AuthoringOptions } from "../authoring/index.js";
+import { StepgateError } from "../errors.js";
 import type { RunRegistry } from "../engine/registry.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import type { ServedStepfiles } from "./served.js";
@@ -18,10 +21,13 @@ export interface FactoryOptions {
   version: string;
   /** How long a person may take to answer an approve gate (--run-idle-ms). */
   approvalTimeoutMs: number;
+  /** The catalog, the operator's draft grants and request limits for the authoring tools. */
+  authoring: AuthoringOptions;
 }
 
 export function createServerFactory(options: FactoryOptions): McpServerFactory {
   const servers = new Map<string, { server: Server; stopListening: () => void }>();
+  const authoring = new Authoring(options.authoring);
 
   return {
     create(session: Session) {
@@ -47,6 +53,16 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
     const entry = options.stepfiles.byId(name);
     if (entry?.unreadable) return renderReply({ kind: "failed", run: "", state: "failed", error: entry.unreadable });
     if (entry) return renderReply(await options.registry.start(entry.loaded, args, session, elicitationApprover(server, options.approvalTimeoutMs)));
+    if (isAuthoringTool(name)) {
+      try {
+        return renderAuthoring(await authoring.call(name, args, { registry: options.registry, session, approver: () => elicitationApprover(server, options.approvalTimeoutMs) }));
+      } catch (error) {
+        if (!(error instanceof StepgateError)) throw error;
+        // stepgate_try failing before its run starts reads like any run that failed to start.
+        if (name === "stepgate_try") return renderReply({ kind: "failed", run: "", state: "failed", error });
+        return { content: [{ type: "text", text: `${error.name}: ${error.message}` }], structuredContent: { error: error.name, message: error.message, details: error.details }, isError: true };
+      }
+    }
     if (name === "stepgate_call" || name === "stepgate_submit") {
       const run = args.run;
       if (typeof run !== "string" || run === "") return usage(`${name} needs run, the run id a stepfile tool returned`);
@@ -61,6 +77,11 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
   }
 }
 
+/**
+ * stepgate_call and stepgate_submit are listed even with no stepfiles served,
+ * because runs started by stepgate_try need them too, and a list that changed
+ * when a draft started would force the client to re-read it mid-run.
+ */
 function toolList(stepfiles: readonly LoadedStepfile[]) {
   return [
     ...stepfiles.map((s) => ({
@@ -69,8 +90,20 @@ function toolList(stepfiles: readonly LoadedStepfile[]) {
       description: s.doc.description ?? s.doc.title ?? `Run the stepfile ${s.doc.id}`,
       inputSchema: s.doc.inputs,
     })),
-    ...(stepfiles.length > 0 ? RUN_TOOLS : []),
+    ...RUN_TOOLS,
+    ...AUTHORING_TOOLS,
   ];
+}
+
+function renderAuthoring(answer: AuthoringAnswer): ToolResult {
+  switch (answer.kind) {
+    case "run":
+      return renderReply(answer.reply);
+    case "usage":
+      return usage(answer.text);
+    case "data":
+      return { content: [{ type: "text", text: answer.text }], structuredContent: answer.data };
+  }
 }
 
 function usage(text: string): ToolResult {

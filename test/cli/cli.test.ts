@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { AUTHORING_TOOLS } from "../../src/authoring/index.js";
 import { describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
@@ -76,7 +77,7 @@ describe("stepgate CLI", () => {
     const client = new Client({ name: "cli-test", version: "1.0.0" });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", ledgerDir, greet], stderr: "pipe" }));
     const tools = await client.listTools();
-    expect(tools.tools.map((t) => t.name)).toEqual(["greet", "stepgate_call", "stepgate_submit"]);
+    expect(tools.tools.map((t) => t.name)).toEqual(["greet", "stepgate_call", "stepgate_submit", ...AUTHORING_TOOLS.map((t) => t.name)]);
     expect(tools.tools[0]).toMatchObject({ description: "Greet someone by name, then sign off.", inputSchema: { required: ["name"] } });
     const first = await client.callTool({ name: "greet", arguments: { name: "Ada" } });
     const runId = (first.structuredContent as { run: string }).run;

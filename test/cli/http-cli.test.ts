@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot, startCliServer } from "../http/fixtures/cli-server.js";
+import { AUTHORING_TOOLS } from "../../src/authoring/index.js";
 
 const server = startCliServer([join(repoRoot, "test/fixtures/greet.stepfile.yaml")]);
 
@@ -18,7 +19,7 @@ async function connect(era: "2025-11-25" | "2026-07-28" = "2025-11-25") {
 describe("stepgate --http", () => {
   it("serves a whole run at /mcp on 127.0.0.1", async () => {
     const client = await connect();
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["greet", "stepgate_call", "stepgate_submit"]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["greet", "stepgate_call", "stepgate_submit", ...AUTHORING_TOOLS.map((t) => t.name)]);
     const first = await client.callTool({ name: "greet", arguments: { name: "Ada" } });
     const run = (first.structuredContent as { run: string }).run;
     await client.callTool({ name: "stepgate_submit", arguments: { run, output: { greeting: "Hello, Ada" } } });

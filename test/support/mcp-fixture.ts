@@ -15,8 +15,13 @@ export interface McpFixtureTool {
 }
 
 export interface McpFixtureOptions {
-  token: string;
+  /** Without one, every request is served (an open server). */
+  token?: string;
   tools: readonly McpFixtureTool[];
+  /** Sent with each 401 as WWW-Authenticate (default "Bearer"). */
+  challenge?: string;
+  /** RFC 9728 metadata served without a token at /.well-known/oauth-protected-resource/mcp. */
+  resourceMetadata?: Record<string, unknown>;
 }
 
 export interface McpFixture {
@@ -45,8 +50,13 @@ export async function startMcpFixture(options: McpFixtureOptions): Promise<McpFi
     const body = await readBody(req);
     const method = req.method ?? "GET";
     received.push({ method, path: req.url ?? "/", headers: flattenHeaders(req), body: body.toString("utf8") });
-    if (req.headers.authorization !== `Bearer ${options.token}`) {
-      res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });
+    if (options.resourceMetadata && method === "GET" && req.url === "/.well-known/oauth-protected-resource/mcp") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(options.resourceMetadata));
+      return;
+    }
+    if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`) {
+      res.writeHead(401, { "content-type": "application/json", "www-authenticate": options.challenge ?? "Bearer" });
       res.end(JSON.stringify({ error: "unauthorised" }));
       return;
     }

@@ -5,5 +5,6 @@ export { dereference, DEREFERENCE_TIMEOUT_MS, type DereferenceOptions } from "./
 export { buildOperations, type BuildOptions } from "./operations.js";
 export { buildRequest, type HttpRequest } from "./build-request.js";
 export { parseResult, errorText, type ParsedResult } from "./parse-result.js";
-export { loadDocument, loadOperations } from "./load-document.js";
+export { loadDocument, loadOperations, parseDocument } from "./load-document.js";
+export { HTTP_METHODS } from "./http-methods.js";
 export type { BodySpec, FetchBytes, JsonSchema, OpenApiToolSpec, OperationSpec, ParamLocation, ParamSpec, Placement } from "./types.js";

@@ -48,7 +48,7 @@ export async function loadOperations(
 }
 
 /** JSON when it looks like JSON, YAML otherwise (YAML 1.2 reads JSON too, but more slowly and more loosely). */
-function parseDocument(bytes: Uint8Array, url: string): JsonObject {
+export function parseDocument(bytes: Uint8Array, url: string): JsonObject {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "");

@@ -1,0 +1,50 @@
+// The authoring tools as MCP lists them: names, what each does, and their
+// argument schemas. Plain data, like run-tools.ts, so this layer needs no MCP types.
+
+export const AUTHORING_TOOLS = [
+  {
+    name: "stepgate_guide",
+    description: "How to write a stepfile: the authoring workflow (outline, inspect_api, write, validate, try, save), a compact reference of the format, and the JSON Schema of stepfiles.",
+    inputSchema: { type: "object", properties: {} },
+  },
+  {
+    name: "stepgate_examples",
+    description: "Without a name: the bundled catalog of stepfiles (name, category, title, what it needs). With a name: that stepfile's text and README.",
+    inputSchema: { type: "object", properties: { name: { type: "string", description: "A catalog entry's name." } } },
+  },
+  {
+    name: "stepgate_outline",
+    description:
+      "Turn a procedure written as markdown (a SKILL.md or an SOP, with optional YAML frontmatter) into a skeleton stepfile: one step per numbered item or second-level heading, each MUST/NEVER/ALWAYS rule as a gate to write, and TODO: markers where the author must decide.",
+    inputSchema: { type: "object", required: ["markdown"], properties: { markdown: { type: "string", description: "The procedure as markdown." } } },
+  },
+  {
+    name: "stepgate_inspect_api",
+    description:
+      "Inspect an API at a public https URL, without credentials. An OpenAPI document: its sha256 to pin, servers, security schemes, and each operationId with its arguments and success response. An MCP server: its tools with each schema_sha256, or the token endpoint its authorization server advertises when it demands authorization.",
+    inputSchema: { type: "object", required: ["url"], properties: { url: { type: "string", description: "The OpenAPI document's URL or the MCP server's URL." } } },
+  },
+  {
+    name: "stepgate_validate",
+    description: "Check a draft stepfile (YAML or JSON text): every issue with its path and line:column, the TODO: markers left, or its id, identity and steps and whether stepgate_try would start it.",
+    inputSchema: { type: "object", required: ["text"], properties: { text: { type: "string", description: "The draft's YAML or JSON text." } } },
+  },
+  {
+    name: "stepgate_try",
+    description: "Start a run of a draft stepfile from its text, without serving it. Drive the run with stepgate_call and stepgate_submit like any run.",
+    inputSchema: {
+      type: "object",
+      required: ["text"],
+      properties: {
+        text: { type: "string", description: "The draft's YAML or JSON text." },
+        inputs: { type: "object", description: "The run's inputs, matching the draft's inputs schema." },
+      },
+    },
+  },
+] as const;
+
+export type AuthoringToolName = (typeof AUTHORING_TOOLS)[number]["name"];
+
+export function isAuthoringTool(name: string): name is AuthoringToolName {
+  return AUTHORING_TOOLS.some((t) => t.name === name);
+}

@@ -1,0 +1,60 @@
+// stepgate_examples: the bundled catalog, for an agent to learn the format
+// from working stepfiles: the list, or one entry's stepfile text and README.
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { loadStepfileFile } from "../loader/load.js";
+import { environmentNeeds } from "./needs.js";
+import type { CatalogEntry } from "./options.js";
+
+export interface ExampleSummary {
+  name: string;
+  category: string;
+  title: string;
+  /** Environment variables it needs; empty when keyless. */
+  needs: string[];
+  /** Set when the bundled file does not load (a packaging defect worth seeing). */
+  invalid?: string;
+}
+
+export interface Example {
+  name: string;
+  category: string;
+  stepfile: string;
+  readme: string | null;
+}
+
+export async function listExamples(catalog: readonly CatalogEntry[]): Promise<ExampleSummary[]> {
+  return Promise.all(
+    catalog.map(async (entry): Promise<ExampleSummary> => {
+      try {
+        const { doc } = await loadStepfileFile(entry.file, entry.name);
+        return { name: entry.name, category: entry.category, title: doc.title ?? doc.description ?? "", needs: environmentNeeds(doc) };
+      } catch (error) {
+        return { name: entry.name, category: entry.category, title: "", needs: [], invalid: (error as Error).message.replace(/\n\s*/g, " ") };
+      }
+    }),
+  );
+}
+
+/** One entry's text and README; undefined for a name the catalog lacks. */
+export async function readExample(catalog: readonly CatalogEntry[], name: string): Promise<Example | undefined> {
+  const entry = catalog.find((e) => e.name === name);
+  if (!entry) return undefined;
+  const stepfile = await readFile(entry.file, "utf8");
+  const readme = await readFile(join(dirname(entry.file), "README.md"), "utf8").catch(() => null);
+  return { name: entry.name, category: entry.category, stepfile, readme };
+}
+
+export function examplesListText(list: readonly ExampleSummary[]): string {
+  if (list.length === 0) return "The catalog is empty.";
+  const lines = ["The bundled catalog (call stepgate_examples with a name to read one):"];
+  for (const e of list) {
+    lines.push(`- ${e.name} (${e.category}): ${e.invalid ? `INVALID: ${e.invalid}` : e.title}`);
+    if (!e.invalid) lines.push(`  needs: ${e.needs.length > 0 ? e.needs.join(", ") : "nothing (keyless)"}`);
+  }
+  return lines.join("\n");
+}
+
+export function exampleText(e: Example): string {
+  return [`# ${e.name} (${e.category})`, "", "## Stepfile", "```yaml", e.stepfile.trimEnd(), "```", "", "## README", e.readme?.trimEnd() ?? "(none)"].join("\n");
+}

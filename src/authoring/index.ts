@@ -1,0 +1,91 @@
+// The authoring tools behind one call: each tool's arguments checked, its
+// work done, and its answer as text plus data (or an engine Reply for
+// stepgate_try, which starts a run). The MCP layer renders both; errors are
+// thrown as the seed's typed errors.
+import { InternalError } from "../errors.js";
+import type { Approver } from "../engine/context.js";
+import type { RunRegistry } from "../engine/registry.js";
+import type { Reply } from "../engine/replies.js";
+import type { Session } from "../session.js";
+import type { AuthoringToolName } from "./definitions.js";
+import type { DraftRuleContext } from "./draft-rules.js";
+import { exampleText, examplesListText, listExamples, readExample } from "./examples.js";
+import { guide, guideText } from "./guide.js";
+import { inspectApi } from "./inspect-api.js";
+import { inspectionText } from "./inspection-text.js";
+import type { AuthoringOptions } from "./options.js";
+import { outline, outlineText } from "./outline.js";
+import { publicHttpsUrl } from "./public-url.js";
+import { tryDraft } from "./try.js";
+import { validateDraft, validationText } from "./validate.js";
+
+export { AUTHORING_TOOLS, isAuthoringTool } from "./definitions.js";
+export type { AuthoringOptions, CatalogEntry } from "./options.js";
+export { environmentNeeds } from "./needs.js";
+
+export type AuthoringAnswer = { kind: "data"; text: string; data: Record<string, unknown> } | { kind: "usage"; text: string } | { kind: "run"; reply: Reply };
+
+export interface CallerContext {
+  registry: RunRegistry;
+  session: Session;
+  /** Asked for lazily: only stepgate_try runs need a person's approval. */
+  approver: () => Approver | undefined;
+}
+
+export class Authoring {
+  private readonly rules: DraftRuleContext;
+
+  constructor(private readonly options: AuthoringOptions) {
+    this.rules = { grants: options.grants, env: options.env, publicUrl: options.publicUrl ?? publicHttpsUrl };
+  }
+
+  async call(name: AuthoringToolName, args: Record<string, unknown>, caller: CallerContext): Promise<AuthoringAnswer> {
+    switch (name) {
+      case "stepgate_guide": {
+        const g = guide();
+        return data(guideText(g), { ...g });
+      }
+      case "stepgate_examples": {
+        const catalog = this.options.catalog();
+        if (args.name === undefined) {
+          const examples = await listExamples(catalog);
+          return data(examplesListText(examples), { examples });
+        }
+        if (typeof args.name !== "string") return usage("stepgate_examples takes name, a catalog entry's name, or nothing");
+        const example = await readExample(catalog, args.name);
+        if (!example) return usage(`${args.name} is not in the catalog; call stepgate_examples without a name for the list`);
+        return data(exampleText(example), { ...example });
+      }
+      case "stepgate_outline": {
+        if (typeof args.markdown !== "string") return usage("stepgate_outline needs markdown, the procedure as markdown text");
+        const result = outline(args.markdown);
+        return data(outlineText(result), { ...result });
+      }
+      case "stepgate_inspect_api": {
+        if (typeof args.url !== "string") return usage("stepgate_inspect_api needs url, an OpenAPI document's or MCP server's https URL");
+        const inspection = await inspectApi(args.url, this.options.requests, this.rules.publicUrl);
+        return data(inspectionText(inspection), { ...inspection });
+      }
+      case "stepgate_validate": {
+        if (typeof args.text !== "string") return usage("stepgate_validate needs text, the draft's YAML or JSON");
+        const validation = validateDraft(args.text, this.rules);
+        return data(validationText(validation), { ...validation });
+      }
+      case "stepgate_try": {
+        if (typeof args.text !== "string") return usage("stepgate_try needs text, the draft's YAML or JSON");
+        const reply = await tryDraft(args.text, args.inputs ?? {}, { registry: caller.registry, session: caller.session, approver: caller.approver(), rules: this.rules });
+        return { kind: "run", reply };
+      }
+      default:
+        throw new InternalError(`no authoring tool ${String(name)}`);
+    }
+  }
+}
+
+function data(text: string, value: Record<string, unknown>): AuthoringAnswer {
+  return { kind: "data", text, data: value };
+}
+
+function usage(text: string): AuthoringAnswer {
+  return { kind: "usage", text };
+}

@@ -1,0 +1,35 @@
+// What the authoring tools need from the server that hosts them. The CLI
+// fills this from its options; nothing here reads process state itself.
+import type { PublicUrlCheck } from "./public-url.js";
+
+/** A bundled catalog entry: awesome-stepfiles/<category>/<name>/<name>.stepfile.yaml. */
+export interface CatalogEntry {
+  name: string;
+  category: string;
+  file: string;
+}
+
+/** What the operator let drafts use (--draft-credential, --draft-setting). */
+export interface DraftGrants {
+  credentials: ReadonlyArray<{ name: string; hosts: readonly string[] }>;
+  settings: readonly string[];
+}
+
+export interface AuthoringOptions {
+  /** The catalog, passed in so authoring does not reach up into the CLI layer. */
+  catalog: () => readonly CatalogEntry[];
+  grants: DraftGrants;
+  /** Fills `{setting}` in a draft's URLs and hosts before they are checked; only granted settings are read. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Request limits for stepgate_inspect_api (the same as a run's). */
+  requests: { userAgent: string; timeoutMs: number; maxBytes: number };
+  /**
+   * INTERNAL, for tests only; the CLI never sets it. Replaces the "public
+   * https" check of inspection and draft rules. Tests may only touch
+   * loopback, which the real check refuses by design, so without this seam
+   * inspection and tool-using drafts could never be tested against real
+   * local servers. It is not an option or environment variable because an
+   * operator who could set it could point drafts at their own network.
+   */
+  publicUrl?: PublicUrlCheck;
+}

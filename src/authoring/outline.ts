@@ -1,0 +1,125 @@
+// stepgate_outline: a procedure in markdown -> a skeleton stepfile (YAML).
+// Deterministic and model-free: it keeps the author's words as instructions
+// and gate messages, and leaves a "TODO:" string wherever only the author can
+// decide (inputs, what each step submits, how each rule is checked), which
+// stepgate_validate then lists with their paths.
+import { Document } from "yaml";
+import { parseSource } from "../format/source.js";
+import { readProcedure, type Procedure } from "./markdown-procedure.js";
+import { todoMarkers, type TodoMarker } from "./todo-markers.js";
+
+export interface Outline {
+  stepfile: string;
+  steps: number;
+  rules: number;
+  todos: TodoMarker[];
+}
+
+const HEADER = " Skeleton from stepgate_outline. Replace every TODO: marker, then check it with stepgate_validate.";
+
+export function outline(markdown: string): Outline {
+  const procedure = readProcedure(markdown);
+  const doc = skeleton(procedure);
+  const yaml = new Document(doc);
+  yaml.commentBefore = HEADER;
+  const stepfile = yaml.toString({ lineWidth: 0 });
+  const parsed = parseSource(stepfile);
+  return {
+    stepfile,
+    steps: doc.steps.length,
+    rules: new Set([...procedure.steps.flatMap((s) => s.rules), ...procedure.generalRules]).size,
+    todos: "issues" in parsed ? [] : todoMarkers(parsed),
+  };
+}
+
+interface SkeletonGate {
+  id: string;
+  message: string;
+  predicate: string;
+}
+
+interface SkeletonStep {
+  id: string;
+  instructions: string;
+  produces: Record<string, unknown>;
+  gates: SkeletonGate[];
+}
+
+function skeleton(p: Procedure) {
+  const stepIds = new Unique();
+  const steps: SkeletonStep[] = p.steps.map((s, i) => {
+    const rules = [...s.rules];
+    const general = i === p.steps.length - 1 ? p.generalRules.filter((r) => !rules.includes(r)) : [];
+    const gateIds = new Unique();
+    const gates: SkeletonGate[] = [
+      ...rules.map((rule) => ({ id: gateIds.take(slug(rule, "rule")), message: rule, predicate: "TODO: an expression that is true only when the output keeps this rule" })),
+      ...general.map((rule) => ({
+        id: gateIds.take(slug(rule, "rule")),
+        message: rule,
+        predicate: "TODO: this rule is stated for the whole procedure; move this gate to the step whose output shows it, and write an expression that is true only when the output keeps it",
+      })),
+    ];
+    if (gates.length === 0) gates.push({ id: gateIds.take("check"), message: "TODO: what a good output of this step must show", predicate: "TODO: an expression over output (and calls) that is true only for a good output" });
+    return {
+      id: stepIds.take(slug(s.title, "step")),
+      instructions: s.text,
+      produces: { type: "object", description: "TODO: the JSON Schema of what this step submits: the properties its gates check", properties: {} },
+      gates,
+    };
+  });
+  if (steps.length === 0) {
+    steps.push({
+      id: "step",
+      instructions: "TODO: what the agent does",
+      produces: { type: "object", description: "TODO: the JSON Schema of what this step submits", properties: {} },
+      gates: [{ id: "check", message: "TODO: what a good output must show", predicate: "TODO: an expression that is true only for a good output" }],
+    });
+  }
+  const name = p.name ?? p.title;
+  return {
+    stepgate: "1",
+    id: slug(name ?? "procedure", "procedure", 64),
+    ...(p.title ?? p.name ? { title: p.title ?? p.name } : {}),
+    description: p.description ?? "TODO: one sentence saying what this procedure does (the MCP tool description)",
+    inputs: { type: "object", description: "TODO: the values a caller gives when starting a run; steps read them as {{inputs.<name>}}", properties: {} },
+    steps,
+  };
+}
+
+/** An identifier (`^[a-z][a-z0-9-]*$`) from the first words of a text. */
+export function slug(text: string, fallback: string, max = 40): string {
+  const words = text
+    .normalize("NFKD")
+    // Accents come apart from their letters under NFKD; dropping the marks keeps the letters.
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim()
+    .split(" ")
+    .filter(Boolean)
+    .slice(0, 5);
+  let id = words.join("-");
+  if (id.length > max) id = id.slice(0, max).replace(/-[^-]*$/, "") || id.slice(0, max);
+  if (!/^[a-z]/.test(id)) id = id ? `${fallback}-${id}` : fallback;
+  return id.slice(0, max).replace(/-$/, "");
+}
+
+/** Keeps ids unique within a file (steps) or a step (gates): a repeat gets -2, -3, ... */
+class Unique {
+  private readonly seen = new Set<string>();
+  take(id: string): string {
+    let candidate = id;
+    for (let n = 2; this.seen.has(candidate); n++) candidate = `${id}-${n}`;
+    this.seen.add(candidate);
+    return candidate;
+  }
+}
+
+export function outlineText(o: Outline): string {
+  return [
+    `A skeleton with ${o.steps} ${o.steps === 1 ? "step" : "steps"} and ${o.rules} ${o.rules === 1 ? "rule" : "rules"} to write as gates; ${o.todos.length} TODO: markers to replace.`,
+    "Fill it in, then check it with stepgate_validate.",
+    "",
+    o.stepfile.trimEnd(),
+  ].join("\n");
+}

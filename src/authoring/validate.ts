@@ -1,0 +1,76 @@
+// stepgate_validate: everything an author needs to fix before trying a draft,
+// in one answer: every load issue with its path and line:column, the TODO
+// markers still left, and, for a draft that loads, its id, identity, steps
+// and whether stepgate_try would start it.
+import { StepfileInvalid, type Issue } from "../errors.js";
+import { parseSource } from "../format/source.js";
+import { gateKind } from "../format/types.js";
+import { loadStepfileText, type LoadedStepfile } from "../loader/load.js";
+import { draftRuleBreaches, type DraftRuleContext } from "./draft-rules.js";
+import { todoMarkers, type TodoMarker } from "./todo-markers.js";
+
+export interface StepSummary {
+  id: string;
+  kind: "agent" | "mechanical";
+  tools: string[];
+  gates: Array<{ id: string; kind: string }>;
+}
+
+export interface Validation {
+  valid: boolean;
+  issues: Issue[];
+  todos: TodoMarker[];
+  id?: string;
+  identity?: string;
+  steps?: StepSummary[];
+  /** Whether stepgate_try would start this draft, and the draft rules it breaks. */
+  try: { accepted: boolean; refusals: string[] };
+}
+
+export function validateDraft(text: string, rules: DraftRuleContext): Validation {
+  const parsed = parseSource(text);
+  const todos = "issues" in parsed ? [] : todoMarkers(parsed);
+  let loaded: LoadedStepfile;
+  try {
+    loaded = loadStepfileText(text, "draft");
+  } catch (error) {
+    if (!(error instanceof StepfileInvalid)) throw error;
+    return { valid: false, issues: error.issues, todos, try: { accepted: false, refusals: [] } };
+  }
+  const refusals = draftRuleBreaches(loaded.doc, rules);
+  return {
+    valid: true,
+    issues: [],
+    todos,
+    id: loaded.doc.id,
+    identity: loaded.identity,
+    steps: loaded.doc.steps.map((s) => ({
+      id: s.id,
+      kind: s.do ? "mechanical" : "agent",
+      tools: s.tools ?? [],
+      gates: (s.gates ?? []).map((g) => ({ id: g.id, kind: gateKind(g) ?? "unknown" })),
+    })),
+    try: { accepted: refusals.length === 0, refusals },
+  };
+}
+
+export function validationText(v: Validation): string {
+  const lines: string[] = [];
+  if (!v.valid) {
+    lines.push(`The draft is invalid (${v.issues.length} ${v.issues.length === 1 ? "issue" : "issues"}):`);
+    for (const i of v.issues) lines.push(`- ${i.line !== undefined ? `line ${i.line}:${i.column ?? 1} ` : ""}${i.path || "(top level)"}: ${i.message}`);
+  } else {
+    lines.push(`The draft loads: id ${v.id}, identity ${v.identity}.`, "Steps:");
+    for (const s of v.steps ?? []) {
+      const tools = s.tools.length > 0 ? `, may call ${s.tools.join(", ")}` : "";
+      lines.push(`- ${s.id} (${s.kind}${tools}); gates: ${s.gates.map((g) => `${g.id} (${g.kind})`).join(", ") || "none"}`);
+    }
+    if (v.try.accepted) lines.push(v.todos.length > 0 ? "stepgate_try would start it, but a gate whose predicate is still a TODO: string fails every submission." : "stepgate_try would start it.");
+    else lines.push("stepgate_try would refuse it (DraftRefused):", ...v.try.refusals.map((r) => `- ${r}`));
+  }
+  if (v.todos.length > 0) {
+    lines.push(`TODO markers left (${v.todos.length}):`);
+    for (const t of v.todos) lines.push(`- ${t.line !== undefined ? `line ${t.line}:${t.column ?? 1} ` : ""}${t.path}: ${t.text}`);
+  } else lines.push("No TODO markers left.");
+  return lines.join("\n");
+}

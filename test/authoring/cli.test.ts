@@ -1,0 +1,162 @@
+// The authoring tools through the built CLI over stdio, driven by the SDK's
+// client as a desktop client would: started with no stepfiles, an agent can
+// read the guide and examples, outline a procedure, validate a draft, and try
+// it to the end; drafts breaking a draft rule are refused before any request.
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
+
+type Result = { content: Array<{ type: string; text: string }>; structuredContent: Record<string, unknown>; isError?: boolean };
+
+const open: SpawnedStepgate[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+async function start(args: string[] = [], env: Record<string, string> = {}) {
+  const stepgate = await spawnStepgate(args, env);
+  open.push(stepgate);
+  const call = async (name: string, args: Record<string, unknown> = {}) => (await stepgate.client.callTool({ name, arguments: args })) as Result;
+  return { stepgate, call };
+}
+
+// A keyless stepfile, given as a draft's text: it never becomes a served tool.
+const KEYLESS = readFileSync(new URL("../fixtures/greet.stepfile.yaml", import.meta.url), "utf8");
+
+const AUTHORING = ["stepgate_guide", "stepgate_examples", "stepgate_outline", "stepgate_inspect_api", "stepgate_validate", "stepgate_try"];
+
+function draftWith(extra: string, tool = "https://api.example.com/v1") {
+  return `stepgate: "1"
+id: draft
+inputs: { type: object }
+${extra}
+tools:
+  api:
+    openapi: { server: "${tool}", document: { openapi: 3.1.0, info: { title: t, version: "1" }, paths: { /x: { get: { operationId: getX, responses: { "200": { description: ok } } } } } } }
+    exposes: [getX]
+steps:
+  - id: a
+    instructions: x
+    tools: [getX]
+    produces: { type: object }
+    gates: [{ id: g, schema: {} }]
+`;
+}
+
+describe("authoring through the CLI", () => {
+  it("serves only the authoring tools and the run tools when started with no stepfiles", async () => {
+    const { stepgate } = await start();
+    const names = (await stepgate.client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(["stepgate_call", "stepgate_submit", ...AUTHORING]);
+  });
+
+  it("serves the authoring tools beside served stepfiles", async () => {
+    const { stepgate } = await start(["release-notes"]);
+    const names = (await stepgate.client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(["release-notes", "stepgate_call", "stepgate_submit", ...AUTHORING]);
+  });
+
+  it("gives the guide with the workflow, the format and the schema", async () => {
+    const { call } = await start();
+    const guide = await call("stepgate_guide");
+    expect(guide.content[0]!.text).toContain("stepgate_outline");
+    expect((guide.structuredContent.workflow as string[]).map((s) => s.split(":")[0])).toEqual(["outline", "inspect_api", "write", "validate", "try", "save"]);
+    expect(guide.structuredContent.schema).toMatchObject({ $id: "https://stepgate.dev/schema/stepfile-1.json" });
+  });
+
+  it("lists the catalog and reads one entry", async () => {
+    const { call } = await start();
+    const list = await call("stepgate_examples");
+    expect(list.structuredContent.examples).toEqual([{ name: "release-notes", category: "writing", title: "Release notes from a list of changes", needs: [] }]);
+    const one = await call("stepgate_examples", { name: "release-notes" });
+    expect(one.structuredContent.stepfile).toContain("id: release-notes");
+    expect(one.structuredContent.readme).toContain("# release-notes");
+    const missing = await call("stepgate_examples", { name: "nope" });
+    expect(missing.isError).toBe(true);
+  });
+
+  it("outlines markdown into a skeleton that validate reads, with its TODO markers", async () => {
+    const { call } = await start();
+    const outlined = await call("stepgate_outline", { markdown: "# Ship it\n\n1. Run the tests. You MUST NOT skip failing ones.\n2. Tag the release.\n" });
+    const text = outlined.structuredContent.stepfile as string;
+    const validated = await call("stepgate_validate", { text });
+    expect(validated.structuredContent).toMatchObject({ valid: true, id: "ship-it", try: { accepted: true } });
+    expect((validated.structuredContent.todos as Array<{ path: string }>).map((t) => t.path)).toContain("steps[0].gates[0].predicate");
+  });
+
+  it("validates an invalid draft with every issue's path and line:column", async () => {
+    const { call } = await start();
+    const result = await call("stepgate_validate", { text: KEYLESS.replace("    retries: 1\n", "    retries: 9\n    gatez: []\n") });
+    expect(result.structuredContent.valid).toBe(false);
+    expect(result.structuredContent.issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: "steps[0].gatez", line: 10, column: 5 }),
+        expect.objectContaining({ path: "steps[0].retries", line: 9 }),
+      ]),
+    );
+    expect(result.content[0]!.text).toContain("line 10:5 steps[0].gatez");
+  });
+
+  it("tries a keyless draft and finishes its run with stepgate_submit", async () => {
+    const { stepgate, call } = await start();
+    const started = await call("stepgate_try", { text: KEYLESS, inputs: { name: "Ada" } });
+    expect(started.structuredContent).toMatchObject({ state: "running", step: { step: "hello" } });
+    const run = started.structuredContent.run as string;
+    const retry = await call("stepgate_submit", { run, output: { greeting: "Hello" } });
+    expect(retry.structuredContent).toMatchObject({ state: "running", failures: [{ gate: "names-them" }] });
+    const next = await call("stepgate_submit", { run, output: { greeting: "Hello Ada" } });
+    expect(next.structuredContent).toMatchObject({ state: "running", step: { step: "sign" } });
+    const done = await call("stepgate_submit", { run, output: { signature: "Bye" } });
+    expect(done.structuredContent).toMatchObject({ state: "finished", outputs: { hello: { greeting: "Hello Ada" }, sign: { signature: "Bye" } } });
+    // The draft is not served: the tool list is unchanged.
+    expect((await stepgate.client.listTools()).tools.map((t) => t.name)).not.toContain("greet");
+    expect(stepgate.stderr()).toContain('"type":"run_finished"');
+  });
+
+  it("answers StepfileInvalid for a draft that does not load", async () => {
+    const { call } = await start();
+    const result = await call("stepgate_try", { text: "stepgate: '1'\nid: x\n" });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/^StepfileInvalid/);
+    expect(result.structuredContent).toMatchObject({ state: "failed", error: "StepfileInvalid" });
+  });
+
+  describe("refuses drafts that break a draft rule (DraftRefused), naming the rule", () => {
+    const credential = (hosts: string, more = "") => `credentials:\n  key: { kind: api_key, hosts: [${hosts}], description: a key${more} }\n`;
+    const cases: Array<[string, string, string, string[]]> = [
+      ["an undeclared credential", draftWith(credential("api.example.com")), "credential key is not granted", []],
+      ["a host outside its grant", draftWith(credential("api.example.com, other.example.com")), "lists host other.example.com", ["--draft-credential", "key=api.example.com"]],
+      ["a token_url", draftWith(`credentials:\n  key: { kind: oauth2, hosts: [api.example.com], description: a key, scopes: [read], token_url: "https://auth.example.com/token" }\n`), "has a token_url", ["--draft-credential", "key=api.example.com"]],
+      ["an ungranted setting", draftWith("settings:\n  site: { description: the site }\n", "https://{site}.example.com/v1"), "setting site is not granted", []],
+      ["an http:// URL", draftWith("", "http://localhost:9/v1"), "not a public https URL", []],
+      ["a private IP", draftWith("", "https://10.1.2.3/v1"), "10.1.2.3 is a private address", []],
+      ["a name without a dot", draftWith("", "https://intranet/v1"), "without a dot", []],
+    ];
+    it.each(cases)("%s", async (_, text, rule, args) => {
+      const { call } = await start(args);
+      const validated = await call("stepgate_validate", { text });
+      expect(validated.structuredContent).toMatchObject({ valid: true, try: { accepted: false } });
+      const result = await call("stepgate_try", { text });
+      expect(result.isError).toBe(true);
+      expect(result.content[0]!.text).toMatch(/^DraftRefused: /);
+      expect(result.content[0]!.text).toContain(rule);
+      expect(result.structuredContent).toMatchObject({ state: "failed", error: "DraftRefused" });
+    });
+  });
+
+  it("refuses to inspect URLs that are not public https (UrlNotPublic)", async () => {
+    const { call } = await start();
+    for (const url of ["http://api.example.com/openapi.json", "https://127.0.0.1:1/openapi.json", "https://192.168.0.10/mcp", "https://localhost/mcp"]) {
+      const result = await call("stepgate_inspect_api", { url });
+      expect(result.isError, url).toBe(true);
+      expect(result.content[0]!.text, url).toMatch(/^UrlNotPublic: /);
+      expect(result.structuredContent).toMatchObject({ error: "UrlNotPublic", details: { url } });
+    }
+  });
+
+  it("answers a missing argument with a usage error", async () => {
+    const { call } = await start();
+    expect((await call("stepgate_outline")).isError).toBe(true);
+    expect((await call("stepgate_validate", { text: 3 })).isError).toBe(true);
+  });
+});

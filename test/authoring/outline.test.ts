@@ -1,0 +1,90 @@
+// stepgate_outline: markdown procedures to skeleton stepfiles, deterministically.
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { outline, slug } from "../../src/authoring/outline.js";
+import { rulesIn } from "../../src/authoring/markdown-procedure.js";
+
+const SKILL = `---
+name: Release Service
+description: Ship a service release safely.
+---
+# Release a service
+
+Releases happen on weekdays. You MUST have a reviewer.
+
+## Steps
+
+1. Run the test suite. NEVER skip a failing test.
+   Note which tests ran.
+2. Write the changelog entry.
+3. Tag the release. The tag MUST match the version. Always push the tag.
+
+\`\`\`sh
+## not a heading
+1. not a step, and NEVER a rule
+\`\`\`
+`;
+
+describe("stepgate_outline", () => {
+  it("makes one step per numbered item, with each item's rules as TODO gates and general rules on the last step", () => {
+    const o = outline(SKILL);
+    const doc = parse(o.stepfile);
+    expect(doc).toMatchObject({ stepgate: "1", id: "release-service", title: "Release a service", description: "Ship a service release safely." });
+    expect(doc.steps.map((s: { id: string }) => s.id)).toEqual(["run-the-test-suite", "write-the-changelog-entry", "tag-the-release"]);
+    expect(doc.steps[0].instructions).toBe("Run the test suite. NEVER skip a failing test.\nNote which tests ran.");
+    expect(doc.steps[0].gates).toEqual([{ id: "never-skip-a-failing-test", message: "NEVER skip a failing test.", predicate: expect.stringMatching(/^TODO: /) }]);
+    expect(doc.steps[1].gates).toEqual([{ id: "check", message: expect.stringMatching(/^TODO: /), predicate: expect.stringMatching(/^TODO: /) }]);
+    expect(doc.steps[2].gates.map((g: { message: string }) => g.message)).toEqual(["The tag MUST match the version.", "Always push the tag.", "You MUST have a reviewer."]);
+    expect(doc.steps[2].gates[2].predicate).toContain("whole procedure");
+    expect(o).toMatchObject({ steps: 3, rules: 4 });
+    expect(o.todos.map((t) => t.path)).toContain("inputs.description");
+    expect(o.todos.every((t) => t.text.startsWith("TODO: ") && t.line !== undefined)).toBe(true);
+  });
+
+  it("is deterministic", () => {
+    expect(outline(SKILL).stepfile).toBe(outline(SKILL).stepfile);
+  });
+
+  it("makes one step per second-level heading when there are no numbered items", () => {
+    const doc = parse(outline("# Triage\n\n## Read the report\n\nRead it all.\n\n## Label it\n\nALWAYS add a severity label.\n").stepfile);
+    expect(doc.id).toBe("triage");
+    expect(doc.steps.map((s: { id: string; instructions: string }) => [s.id, s.instructions])).toEqual([
+      ["read-the-report", "Read it all."],
+      ["label-it", "ALWAYS add a severity label."],
+    ]);
+    expect(doc.steps[1].gates[0]).toMatchObject({ id: "always-add-a-severity-label", message: "ALWAYS add a severity label." });
+  });
+
+  it("still gives a skeleton for unstructured or empty text, and skips broken frontmatter", () => {
+    const flat = parse(outline("---\nname: [broken\n---\nJust do the thing. Never rush.").stepfile);
+    expect(flat.steps).toHaveLength(1);
+    expect(flat.steps[0].gates[0].message).toBe("Never rush.");
+    expect(flat.description).toMatch(/^TODO: /);
+    const empty = parse(outline("").stepfile);
+    expect(empty).toMatchObject({ id: "procedure", steps: [{ id: "step" }] });
+  });
+
+  it("keeps step ids and gate ids unique and valid", () => {
+    const doc = parse(outline("1. Check it. NEVER x.\n2. Check it. NEVER x! NEVER x?\n3. 42 things\n").stepfile);
+    expect(doc.steps.map((s: { id: string }) => s.id)).toEqual(["check-it", "check-it-2", "step-42-things"]);
+    expect(doc.steps[1].gates.map((g: { id: string }) => g.id)).toEqual(["never-x", "never-x-2"]);
+  });
+});
+
+describe("rulesIn", () => {
+  it("finds MUST, MUST NOT, NEVER, ALWAYS and SHALL sentences, and sentences opening with Never or Always", () => {
+    expect(rulesIn("- **You MUST NOT** push to main. Ask first.\n- Always test. Then rest, e.g. sleep.\n* The key shall stay. It SHALL rotate.")).toEqual([
+      "You MUST NOT push to main.",
+      "Always test.",
+      "It SHALL rotate.",
+    ]);
+  });
+});
+
+describe("slug", () => {
+  it("gives identifiers the format accepts", () => {
+    expect(slug("Überprüfe die API-Antwort!", "step")).toBe("uberprufe-die-api-antwort");
+    expect(slug("...", "step")).toBe("step");
+    expect(slug("a".repeat(100), "step")).toHaveLength(40);
+  });
+});
