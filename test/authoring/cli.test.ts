@@ -2,6 +2,7 @@
 // client as a desktop client would: started with no stepfiles, an agent can
 // read the guide and examples, outline a procedure, validate a draft, and try
 // it to the end; drafts breaking a draft rule are refused before any request.
+import { catalogEntries } from "../../src/cli/catalog.js";
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
@@ -67,7 +68,9 @@ describe("authoring through the CLI", () => {
   it("lists the catalog and reads one entry", async () => {
     const { call } = await start();
     const list = await call("stepgate_examples");
-    expect(list.structuredContent.examples).toEqual([{ name: "release-notes", category: "writing", title: "Release notes from a list of changes", needs: [] }]);
+    const examples = list.structuredContent.examples as Array<{ name: string }>;
+    expect(examples.map((e) => e.name).sort()).toEqual(catalogEntries().map((e) => e.name).sort());
+    expect(examples).toContainEqual({ name: "release-notes", category: "writing", title: "Release notes from a list of changes", needs: [] });
     const one = await call("stepgate_examples", { name: "release-notes" });
     expect(one.structuredContent.stepfile).toContain("id: release-notes");
     expect(one.structuredContent.readme).toContain("# release-notes");

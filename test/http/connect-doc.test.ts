@@ -4,6 +4,7 @@
 // `stepgate --http` (the built CLI), and checks what each one answers. The
 // only change made to the text is the port: the doc's 8787 becomes the free
 // port the server picked, so the test never collides with a user's server.
+import { AUTHORING_TOOLS } from "../../src/authoring/index.js";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -120,7 +121,7 @@ describe("docs/connect.md", () => {
           break;
         case "tools/list": {
           const tools = (replies[0]?.result as { tools: { name: string }[] }).tools.map((t) => t.name);
-          expect(tools).toEqual(["release-notes", "stepgate_call", "stepgate_submit"]);
+          expect(tools).toEqual(["release-notes", "stepgate_call", "stepgate_submit", ...AUTHORING_TOOLS.map((t) => t.name)]);
           break;
         }
         case "tools/call":
