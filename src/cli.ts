@@ -18,6 +18,7 @@ import { HELP } from "./cli/help.js";
 import { parseOptions, UsageError, type Options } from "./cli/options.js";
 import { packageVersion } from "./cli/package-root.js";
 import { openToolbox } from "./tools/toolbox.js";
+import { OAuthGrants } from "./oauth/grants.js";
 
 export async function main(argv: string[]): Promise<number> {
   let options: Options;
@@ -55,12 +56,13 @@ async function serve(options: Options): Promise<number> {
   if (!loaded) return 1;
   const stepfiles = new ServedStepfiles(loaded.map((l, i) => ({ source: options.positionals[i]!, loaded: l })));
   const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`)) : () => undefined;
+  const grants = new OAuthGrants();
   const ctx: RunContext = {
     limits: { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars },
     ledger: options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks(),
     clock: () => new Date(),
     newRunId: () => randomUUID(),
-    openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion() }),
+    openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants }),
   };
   const registry = new RunRegistry(ctx, options.limits.runIdleMs);
   const factory = createServerFactory({ stepfiles, registry, version: packageVersion(), approvalTimeoutMs: options.limits.runIdleMs });

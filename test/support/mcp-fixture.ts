@@ -15,8 +15,11 @@ export interface McpFixtureTool {
 }
 
 export interface McpFixtureOptions {
-  token: string;
+  /** The one bearer token accepted, or a check (an OAuth resource server asks its authorization server). */
+  token: string | ((token: string) => boolean);
   tools: readonly McpFixtureTool[];
+  /** Serve RFC 9728 protected resource metadata for /mcp naming these authorization servers. */
+  authorizationServers?: readonly string[];
 }
 
 export interface McpFixture {
@@ -45,7 +48,12 @@ export async function startMcpFixture(options: McpFixtureOptions): Promise<McpFi
     const body = await readBody(req);
     const method = req.method ?? "GET";
     received.push({ method, path: req.url ?? "/", headers: flattenHeaders(req), body: body.toString("utf8") });
-    if (req.headers.authorization !== `Bearer ${options.token}`) {
+    if (options.authorizationServers && method === "GET" && req.url === "/.well-known/oauth-protected-resource/mcp") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ resource: `${origin}/mcp`, authorization_servers: options.authorizationServers, bearer_methods_supported: ["header"] }));
+      return;
+    }
+    if (!authorised(req.headers.authorization)) {
       res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });
       res.end(JSON.stringify({ error: "unauthorised" }));
       return;
@@ -62,6 +70,12 @@ export async function startMcpFixture(options: McpFixtureOptions): Promise<McpFi
     response.headers.forEach((value, name) => (headers[name] = value));
     res.writeHead(response.status, headers);
     res.end(Buffer.from(await response.arrayBuffer()));
+  }
+
+  function authorised(header: string | undefined): boolean {
+    const token = /^Bearer (.+)$/.exec(header ?? "")?.[1];
+    if (token === undefined) return false;
+    return typeof options.token === "string" ? token === options.token : options.token(token);
   }
 
   // Stateless: a fresh server and transport per request, as the SDK advises.
