@@ -13,6 +13,7 @@ import { serveStdio } from "./stdio.js";
 import { startHttpServer } from "./http/server.js";
 import { ServedStepfiles } from "./mcp/served.js";
 import { watchStepfiles } from "./cli/watch.js";
+import { runAuth } from "./cli/auth.js";
 import { catalogEntries, loadArgument } from "./cli/catalog.js";
 import { HELP } from "./cli/help.js";
 import { parseOptions, UsageError, type Options } from "./cli/options.js";
@@ -43,9 +44,15 @@ export async function main(argv: string[]): Promise<number> {
     case "list":
       return list();
     case "test":
-    case "auth":
       process.stderr.write(`stepgate: --${options.mode} is not available in this version yet\n`);
       return 2;
+    case "auth":
+      return runAuth(options, {
+        env: process.env,
+        version: packageVersion(),
+        out: (line) => void process.stdout.write(`${line}\n`),
+        err: (line) => void process.stderr.write(`${line}\n`),
+      });
     case "serve":
       return serve(options);
   }

@@ -121,7 +121,8 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
       client_id: clientId,
       redirect_uris: asked.redirect_uris,
       token_endpoint_auth_method: secret ? "client_secret_basic" : "none",
-      ...(secret ? { client_secret: secret } : {}),
+      // RFC 7591 3.2.1: required with a secret; 0 is "never expires".
+      ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
     });
   }
 
