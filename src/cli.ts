@@ -13,6 +13,7 @@ import { serveStdio } from "./stdio.js";
 import { startHttpServer } from "./http/server.js";
 import { ServedStepfiles } from "./mcp/served.js";
 import { watchStepfiles } from "./cli/watch.js";
+import { runAuth } from "./cli/auth.js";
 import { catalogEntries, loadArgument } from "./cli/catalog.js";
 import { HELP } from "./cli/help.js";
 import { parseOptions, UsageError, type Options } from "./cli/options.js";
@@ -22,6 +23,7 @@ import { testMode } from "./cli/test-mode.js";
 import { caseRecorder } from "./offline/index.js";
 import { userAgent } from "./egress/index.js";
 import { environmentNeeds } from "./authoring/index.js";
+import { OAuthGrants } from "./oauth/grants.js";
 
 export async function main(argv: string[]): Promise<number> {
   let options: Options;
@@ -48,8 +50,12 @@ export async function main(argv: string[]): Promise<number> {
     case "test":
       return testMode(options);
     case "auth":
-      process.stderr.write(`stepgate: --${options.mode} is not available in this version yet\n`);
-      return 2;
+      return runAuth(options, {
+        env: process.env,
+        version: packageVersion(),
+        out: (line) => void process.stdout.write(`${line}\n`),
+        err: (line) => void process.stderr.write(`${line}\n`),
+      });
     case "serve":
       return serve(options);
   }
@@ -60,12 +66,13 @@ async function serve(options: Options): Promise<number> {
   if (!loaded) return 1;
   const stepfiles = new ServedStepfiles(loaded.map((l, i) => ({ source: options.positionals[i]!, loaded: l })));
   const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`)) : () => undefined;
+  const grants = new OAuthGrants();
   const ctx: RunContext = {
     limits: { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars },
     ledger: options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks(),
     clock: () => new Date(),
     newRunId: () => randomUUID(),
-    openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion() }),
+    openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants }),
     ...(options.recordCases ? { observe: caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) } : {}),
   };
   const registry = new RunRegistry(ctx, options.limits.runIdleMs);

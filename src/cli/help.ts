@@ -28,12 +28,18 @@ Limits and options:
   --record-cases <dir>        write each finished or failed run as <stepfile id>-<run id>.cases.yaml,
                               which stepgate --test replays
   --watch                     reload a stepfile when its file changes
-  --client-id <id>            with --auth, when the server offers no dynamic registration
+  --client-id <id>            with --auth: a client registered beforehand (needed when the server offers no dynamic registration)
 
-Environment: credential <name> from <NAME>_API_KEY; setting <name> from <NAME>
-(upper-case, - as _).
+Environment: credential <name> from <NAME>_API_KEY, or for an oauth2
+credential with a token_url from <NAME>_REFRESH_TOKEN and <NAME>_CLIENT_ID
+(+ <NAME>_CLIENT_SECRET); setting <name> from <NAME> (upper-case, - as _).
 
-Exit codes: 0 success, 1 a check failed (--verify, --test: a verdict differs)
-or a stepfile or cases file is invalid, 2 bad usage (with --test, also a
-stepfile, catalog name or cases file that cannot be found).
+--auth authorizes an MCP tool's oauth2 credential in a browser (it prints the
+URL and listens on 127.0.0.1 for the redirect), then prints the variables to
+set. It never writes them to disk.
+
+Exit codes: 0 success, 1 a check failed (--verify, --test: a verdict differs),
+a stepfile or cases file is invalid or --auth could not authorize, 2 bad usage
+(with --test, also a stepfile, catalog name or cases file that cannot be
+found).
 `;

@@ -101,7 +101,11 @@ export function parseOptions(argv: string[]): Options {
   }
   if (v["ledger-dir"] !== undefined) options.ledgerDir = nonEmpty("--ledger-dir", v["ledger-dir"]);
   if (v["record-cases"] !== undefined) options.recordCases = nonEmpty("--record-cases", v["record-cases"]);
-  if (v["client-id"] !== undefined) options.clientId = nonEmpty("--client-id", v["client-id"]);
+  if (v["client-id"] !== undefined) {
+    // Silently ignoring it would let someone believe a served run uses that client.
+    if (mode !== "auth") throw new UsageError("--client-id is only for --auth");
+    options.clientId = nonEmpty("--client-id", v["client-id"]);
+  }
   if (v.contact !== undefined) {
     if (!EMAIL.test(v.contact)) throw new UsageError(`--contact ${JSON.stringify(v.contact)}: expected an email address`);
     options.contact = v.contact;

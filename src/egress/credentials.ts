@@ -3,9 +3,14 @@
 import { CredentialUnavailable } from "../errors.js";
 import type { CredentialPlacement, CredentialRef, CredentialSource } from "./types.js";
 
+/** `catalogue-v2` -> `CATALOGUE_V2`: the prefix of every variable a credential is read from. */
+export function credentialPrefix(name: string): string {
+  return name.toUpperCase().replace(/-/g, "_");
+}
+
 /** `catalogue-v2` -> `CATALOGUE_V2_API_KEY` (spec section 4). */
 export function credentialVariable(name: string): string {
-  return `${name.toUpperCase().replace(/-/g, "_")}_API_KEY`;
+  return `${credentialPrefix(name)}_API_KEY`;
 }
 
 /** The default source: `<NAME>_API_KEY` read at the moment of each hop. */

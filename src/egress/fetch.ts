@@ -61,10 +61,11 @@ async function toEgressRequest(input: string | URL | Request, init: RequestInit 
   return { operation: operation ?? `${method} ${new URL(url).host}`, method, url, headers, ...(body !== undefined ? { body } : {}), ...(credential ? { credential } : {}) };
 }
 
-/** The body kinds an MCP client sends; streams and forms are not needed and are refused. */
+/** The body kinds an MCP client and oauth4webapi send (a token request is URLSearchParams); streams and multipart forms are refused. */
 function toBody(body: RequestInit["body"]): string | Uint8Array | undefined {
   if (body === null || body === undefined) return undefined;
   if (typeof body === "string") return body;
+  if (body instanceof URLSearchParams) return body.toString();
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   throw new TypeError("egressFetch sends string or byte bodies only");

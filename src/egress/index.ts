@@ -3,7 +3,7 @@
 export { egress } from "./egress.js";
 export { egressFetch, type FetchLike } from "./fetch.js";
 export { userAgent } from "./user-agent.js";
-export { credentialVariable, envCredentials } from "./credentials.js";
+export { credentialPrefix, credentialVariable, envCredentials } from "./credentials.js";
 export { MAX_ATTEMPTS, MAX_WAIT_MS } from "./retry-policy.js";
 export { MAX_REDIRECTS } from "./redirects.js";
 export type {

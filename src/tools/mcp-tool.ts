@@ -3,7 +3,7 @@
 // Preflight connects, checks the exposed tools exist and their pinned
 // schemas match (RFC 8785 of the listed input schema).
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { PreflightFailed } from "../errors.js";
+import { InvalidGrant, PreflightFailed } from "../errors.js";
 import { hashJson } from "../format/identity.js";
 import { exposedName, type Exposed } from "../format/types.js";
 import { egressFetch, type CredentialRef, type EgressPolicy } from "../egress/index.js";
@@ -38,6 +38,8 @@ export async function openMcpTool(
     } while (cursor);
   } catch (error) {
     await client.close().catch(() => undefined);
+    // A revoked grant is the seed's InvalidGrant wherever it is found, not a tool's fault.
+    if (error instanceof InvalidGrant) throw error;
     throw new PreflightFailed(`tool ${tool}`, `could not list the tools of ${url}: ${(error as Error).message}`);
   }
   const operations = new Map<string, Omit<Operation, "validate" | "select">>();

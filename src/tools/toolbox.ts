@@ -2,7 +2,7 @@
 // remote MCP tools and verifiers, every request through src/egress. The
 // engine sees only the Toolbox interface.
 import { Ajv, type ValidateFunction } from "ajv";
-import { CredentialUnavailable, PreflightFailed, StepgateError } from "../errors.js";
+import { CredentialUnavailable, InvalidGrant, PreflightFailed, StepgateError } from "../errors.js";
 import { compile, type Compiled } from "../expr/index.js";
 import { sha256 } from "../format/identity.js";
 import { exposedName, type CredentialDef, type ToolDef } from "../format/types.js";
@@ -10,7 +10,10 @@ import { hostOf } from "../format/urls.js";
 import type { LedgerChain } from "../ledger/chain.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import type { CallOutcome, OperationView, RetryNotice, Toolbox, VerifierVerdict } from "../engine/toolbox.js";
-import { credentialVariable, userAgent, type CredentialRef, type EgressPolicy } from "../egress/index.js";
+import { userAgent, type CredentialRef, type CredentialSource, type EgressPolicy } from "../egress/index.js";
+import { oauthCredentials, usesRefreshForm, type OAuthGrants } from "../oauth/grants.js";
+import { checkTokenEndpoint } from "../oauth/preflight.js";
+import { credentialIsSet, missingCredentialHint } from "../oauth/variables.js";
 import type { Limits } from "../cli/options.js";
 import { fillSettings, readSettings } from "./settings.js";
 import { openOpenApiTool } from "./openapi-tool.js";
@@ -22,6 +25,8 @@ export interface ToolboxOptions {
   contact?: string | undefined;
   env: Record<string, string | undefined>;
   version: string;
+  /** The process's refresh-token grants, shared by every run it starts. */
+  grants: OAuthGrants;
 }
 
 /** One exposed operation, whatever kind of tool serves it. */
@@ -48,18 +53,13 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerChain,
   checkInputs();
 
   const credentials = new Map<string, CredentialDef>(Object.entries(doc.credentials ?? {}));
-  for (const [name, def] of credentials) {
-    const variable = credentialVariable(name);
-    if (!options.env[variable]) {
-      throw new PreflightFailed(`credential ${name}`, new CredentialUnavailable(name, variable).message + (def.kind === "oauth2" ? " (refresh tokens are not supported yet)" : ""));
-    }
-  }
+  const tokenUrls = new Map([...credentials].flatMap(([name, def]) => (def.kind === "oauth2" && def.token_url ? [[name, def.token_url] as const] : [])));
 
   const tools = Object.entries(doc.tools ?? {}).map(([id, def]) => [id, resolveUrls(def, settings)] as const);
   const allowedHosts = new Set(tools.map(([, def]) => hostOf(toolUrl(def))!).filter(Boolean));
   // Retries during preflight (document fetches, MCP connects) belong to no step.
   const onRetry = (notice: RetryNotice) => ledger.append("retry", { step: null, operation: notice.operation, attempt: notice.attempt, status: notice.status, wait_ms: notice.waitMs });
-  const policy = (retry: (n: RetryNotice) => void): EgressPolicy => ({
+  const plainPolicy = (retry: (n: RetryNotice) => void): EgressPolicy => ({
     allowedHosts,
     userAgent: userAgent(options.version, options.contact),
     timeoutMs: options.limits.requestTimeoutMs,
@@ -67,18 +67,36 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerChain,
     env: options.env,
     onRetry: retry,
   });
-  const credentialRef = (def: ToolDef): CredentialRef | undefined => {
-    if (!def.credential) return undefined;
-    const c = credentials.get(def.credential)!;
-    return { name: def.credential, kind: c.kind, hosts: c.hosts.map((h) => fillSettings(h, settings).toLowerCase()), placement: c.kind === "basic" ? { in: "basic" } : { in: "bearer" } };
+
+  // The seed: checked before any credential is read, so a server pointing
+  // elsewhere never sees a token.
+  for (const [id, def] of tools) {
+    const tokenUrl = def.mcp && def.credential ? tokenUrls.get(def.credential) : undefined;
+    if (tokenUrl !== undefined) await checkTokenEndpoint(id, def.mcp!.url, def.credential!, tokenUrl, plainPolicy(onRetry));
+  }
+
+  for (const name of credentials.keys()) {
+    if (!credentialIsSet(name, tokenUrls.has(name), options.env)) {
+      throw new PreflightFailed(`credential ${name}`, new CredentialUnavailable(name, missingCredentialHint(name, tokenUrls.has(name))).message);
+    }
+  }
+  const source = oauthCredentials({ grants: options.grants, tokenUrls, env: options.env, policy: plainPolicy(onRetry) });
+  const policy = (retry: (n: RetryNotice) => void): EgressPolicy => ({ ...plainPolicy(retry), credentials: source });
+  const credentialRef = (name: string): CredentialRef => {
+    const c = credentials.get(name)!;
+    return { name, kind: c.kind, hosts: c.hosts.map((h) => fillSettings(h, settings).toLowerCase()), placement: c.kind === "basic" ? { in: "basic" } : { in: "bearer" } };
   };
+  // Refreshed at start, so a revoked grant stops the run before step 1.
+  for (const name of tokenUrls.keys()) {
+    if (usesRefreshForm(name, tokenUrls, options.env)) await refreshAtStart(source, credentialRef(name));
+  }
 
   const operations = new Map<string, Operation>();
   const verifiers = new Map<string, { url: string; credential?: CredentialRef }>();
   const closers: Array<() => Promise<void>> = [];
   try {
     for (const [id, def] of tools) {
-      const credential = credentialRef(def);
+      const credential = def.credential ? credentialRef(def.credential) : undefined;
       const exposes = def.exposes ?? [];
       if (def.verifier) {
         verifiers.set(id, { url: def.verifier.url, ...(credential ? { credential } : {}) });
@@ -128,6 +146,16 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerChain,
 
   function toolUrl(def: ToolDef): string {
     return def.openapi?.server ?? def.mcp?.url ?? def.verifier!.url;
+  }
+}
+
+/** InvalidGrant stops the run as itself; any other failure of the first refresh is the credential's preflight item. */
+async function refreshAtStart(source: CredentialSource, credential: CredentialRef): Promise<void> {
+  try {
+    await source.read(credential);
+  } catch (error) {
+    if (error instanceof InvalidGrant) throw error;
+    throw new PreflightFailed(`credential ${credential.name}`, (error as Error).message);
   }
 }
 

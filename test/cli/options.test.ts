@@ -13,6 +13,12 @@ describe("command-line options", () => {
     expect(DEFAULT_LIMITS.callsPerStep).toBe(100);
   });
 
+  it("takes --client-id with --auth only", () => {
+    expect(parseOptions(["--auth", "a.yaml", "cred", "--client-id", "c-1"])).toMatchObject({ mode: "auth", clientId: "c-1", positionals: ["a.yaml", "cred"] });
+    expect(() => parseOptions(["--client-id", "c-1", "a.yaml"])).toThrow(UsageError);
+    expect(() => parseOptions(["--auth", "a.yaml"])).toThrow(/--auth takes/);
+  });
+
   it("parses every option of the Limits table", () => {
     const o = parseOptions([
       "--calls-per-step", "8", "--tool-result-chars", "10000", "--run-idle-ms", "5000", "--request-timeout-ms", "5000",

@@ -15,13 +15,18 @@ export interface McpFixtureTool {
 }
 
 export interface McpFixtureOptions {
-  /** Without one, every request is served (an open server). */
-  token?: string;
+  /**
+   * The one bearer token accepted, or a check (an OAuth resource server asks
+   * its authorization server). Without one, every request is served.
+   */
+  token?: string | ((token: string) => boolean);
   tools: readonly McpFixtureTool[];
   /** Sent with each 401 as WWW-Authenticate (default "Bearer"). */
   challenge?: string;
-  /** RFC 9728 metadata served without a token at /.well-known/oauth-protected-resource/mcp. */
+  /** RFC 9728 metadata served without a token at /.well-known/oauth-protected-resource/mcp, as given. */
   resourceMetadata?: Record<string, unknown>;
+  /** Or: serve RFC 9728 metadata for /mcp naming these authorization servers. */
+  authorizationServers?: readonly string[];
 }
 
 export interface McpFixture {
@@ -50,12 +55,13 @@ export async function startMcpFixture(options: McpFixtureOptions): Promise<McpFi
     const body = await readBody(req);
     const method = req.method ?? "GET";
     received.push({ method, path: req.url ?? "/", headers: flattenHeaders(req), body: body.toString("utf8") });
-    if (options.resourceMetadata && method === "GET" && req.url === "/.well-known/oauth-protected-resource/mcp") {
+    const metadata = options.resourceMetadata ?? (options.authorizationServers && { resource: `${origin}/mcp`, authorization_servers: options.authorizationServers, bearer_methods_supported: ["header"] });
+    if (metadata && method === "GET" && req.url === "/.well-known/oauth-protected-resource/mcp") {
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(options.resourceMetadata));
+      res.end(JSON.stringify(metadata));
       return;
     }
-    if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`) {
+    if (!authorised(req.headers.authorization)) {
       res.writeHead(401, { "content-type": "application/json", "www-authenticate": options.challenge ?? "Bearer" });
       res.end(JSON.stringify({ error: "unauthorised" }));
       return;
@@ -72,6 +78,13 @@ export async function startMcpFixture(options: McpFixtureOptions): Promise<McpFi
     response.headers.forEach((value, name) => (headers[name] = value));
     res.writeHead(response.status, headers);
     res.end(Buffer.from(await response.arrayBuffer()));
+  }
+
+  function authorised(header: string | undefined): boolean {
+    if (options.token === undefined) return true;
+    const token = /^Bearer (.+)$/.exec(header ?? "")?.[1];
+    if (token === undefined) return false;
+    return typeof options.token === "string" ? token === options.token : options.token(token);
   }
 
   // Stateless: a fresh server and transport per request, as the SDK advises.

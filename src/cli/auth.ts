@@ -1,0 +1,75 @@
+// `stepgate --auth <stepfile | catalog name> <credential> [--client-id <id>]`:
+// finds the credential's MCP tool, runs the authorization in src/oauth, and
+// prints the environment variables to set. It never writes them anywhere:
+// where secrets live is the operator's choice (an MCP client's config, a
+// secret manager), and a file Stepgate wrote would be one more copy.
+import { AuthorizationFailed, StepgateError } from "../errors.js";
+import { userAgent, type EgressPolicy } from "../egress/index.js";
+import { hostOf } from "../format/urls.js";
+import { authorize } from "../oauth/authorize.js";
+import { refreshVariables } from "../oauth/variables.js";
+import { fillSettings, readSettings } from "../tools/settings.js";
+import { loadArgument } from "./catalog.js";
+import type { Options } from "./options.js";
+
+/** How long the person has to approve in the browser. */
+export const AUTH_WAIT_MS = 300_000;
+
+export interface AuthIo {
+  env: Record<string, string | undefined>;
+  version: string;
+  /** The URL and the variables: what a script may read. */
+  out(line: string): void;
+  /** Guidance for the person, and errors. */
+  err(line: string): void;
+}
+
+/** Exit 0 once the variables are printed; 1 with one `<ErrorType>: <reason>` line otherwise. */
+export async function runAuth(options: Options, io: AuthIo): Promise<number> {
+  const [stepfileArg, credential] = options.positionals as [string, string];
+  try {
+    const target = await findTarget(stepfileArg, credential, io.env);
+    const policy: EgressPolicy = {
+      allowedHosts: new Set([hostOf(target.mcpUrl)!]),
+      userAgent: userAgent(io.version, options.contact),
+      timeoutMs: options.limits.requestTimeoutMs,
+      maxBytes: options.limits.responseBytes,
+      env: {},
+    };
+    const granted = await authorize({
+      credential,
+      ...target,
+      ...(options.clientId !== undefined ? { clientId: options.clientId } : {}),
+      policy,
+      waitMs: AUTH_WAIT_MS,
+      showAuthorizationUrl(url, redirectUri) {
+        io.err(`Open this URL in a browser to authorize credential ${credential}; Stepgate waits ${AUTH_WAIT_MS / 60_000} minutes for the redirect to ${redirectUri}:`);
+        io.out(url);
+      },
+    });
+    const vars = refreshVariables(credential);
+    io.err(`Authorized. Set these in Stepgate's environment (for example your MCP client's server configuration); Stepgate has not saved them anywhere:`);
+    io.out(`${vars.refreshToken}=${granted.refreshToken}`);
+    io.out(`${vars.clientId}=${granted.clientId}`);
+    if (granted.clientSecret !== undefined) io.out(`${vars.clientSecret}=${granted.clientSecret}`);
+    return 0;
+  } catch (error) {
+    const typed = error instanceof StepgateError ? error : new AuthorizationFailed((error as Error).message);
+    io.err(`${typed.name}: ${typed.message.split("\n").join(" ")}`);
+    return 1;
+  }
+}
+
+/** The credential's MCP tool and what authorizing needs from the stepfile, or why it cannot be authorized. */
+async function findTarget(stepfileArg: string, credential: string, env: Record<string, string | undefined>): Promise<{ mcpUrl: string; tokenUrl: string; scopes: readonly string[] }> {
+  const { doc } = await loadArgument(stepfileArg);
+  const def = doc.credentials?.[credential];
+  if (!def) throw new AuthorizationFailed(`${doc.id} declares no credential ${credential}`);
+  if (def.kind !== "oauth2") throw new AuthorizationFailed(`credential ${credential} is ${def.kind}; only oauth2 credentials are authorized`);
+  // The refresh form is only read for a credential with a token_url, so a refresh token without one would be useless.
+  if (!def.token_url) throw new AuthorizationFailed(`credential ${credential} has no token_url, so Stepgate could not use a refresh token for it`);
+  const tool = Object.values(doc.tools ?? {}).find((t) => t.credential === credential && t.mcp);
+  if (!tool) throw new AuthorizationFailed(`no MCP tool of ${doc.id} uses credential ${credential}`);
+  const mcpUrl = fillSettings(tool.mcp!.url, readSettings(doc.settings ?? {}, env));
+  return { mcpUrl, tokenUrl: def.token_url, scopes: def.scopes ?? [] };
+}
