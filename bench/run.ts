@@ -7,7 +7,7 @@
 // for a complete one.
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { basename, join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
@@ -60,6 +60,8 @@ const files = readdirSync(benchDir)
   .sort()
   .map((name) => join("bench", name));
 
+// Taken before the benches start, so it shows what else the machine was doing.
+const loadBefore = loadavg();
 const outcomes: Outcome[] = [];
 for (const file of files) {
   process.stderr.write(`bench: running ${file}\n`);
@@ -78,6 +80,7 @@ const header = [
   `- Date: ${new Date().toISOString()}`,
   `- Node: ${process.version} (${process.platform} ${process.arch})`,
   `- CPU: ${list[0]?.model.trim() ?? "unknown"} × ${list.length}`,
+  `- Load average (1/5/15 min) before the run: ${loadBefore.map((l) => l.toFixed(2)).join(" / ")}${loadBefore[0]! > list.length ? ` (above the CPU count: other work competed with the benches, so these numbers are inflated and noisy)` : ""}`,
   `- Benches: ${outcomes.length}, failed: ${failed.length}${failed.length ? ` (${failed.map((o) => basename(o.file)).join(", ")})` : ""}`,
 ].join("\n");
 const doc = `${header}\n\n${outcomes.map(section).join("\n\n")}\n`;
