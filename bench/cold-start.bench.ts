@@ -3,6 +3,7 @@
 // answer arrives. Run with
 //   node --import tsx bench/cold-start.bench.ts
 // It prints a markdown section; nothing here is a timed assertion.
+import { AUTHORING_TOOLS } from "../src/authoring/index.js";
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,7 +46,9 @@ async function coldStart(files: string[]): Promise<number> {
     await client.connect(transport);
     const { tools } = await client.listTools();
     const elapsed = performance.now() - started;
-    if (tools.length !== files.length + 2) throw new Error(`expected ${files.length + 2} tools, got ${tools.length}`);
+    // One tool per stepfile, plus stepgate_call, stepgate_submit and the authoring tools.
+    const expected = files.length + 2 + AUTHORING_TOOLS.length;
+    if (tools.length !== expected) throw new Error(`expected ${expected} tools, got ${tools.length}`);
     return elapsed;
   } catch (error) {
     throw new Error(`${(error as Error).message}${stderr ? `\nstderr: ${stderr}` : ""}`, { cause: error });
