@@ -19,8 +19,11 @@ export async function openOpenApiTool(
   policy: EgressPolicy,
 ): Promise<OpenedTool> {
   const fetchBytes = async (url: string) => {
-    // One of the seed's two exceptions: the document's own url, never with a credential.
-    const response = await egress({ operation: `${tool} document`, method: "GET", url, allowAnyHost: true }, policy);
+    // One of the seed's two exceptions: the document's own url, never with a
+    // credential. The exception is that url's host only: a redirect to
+    // another host is refused, so a public document URL (a draft's, say)
+    // cannot lead Stepgate to a private address.
+    const response = await egress({ operation: `${tool} document`, method: "GET", url }, { ...policy, allowedHosts: new Set([new URL(url).host]) });
     if (response.status >= 400) throw new Error(`fetching ${url} answered HTTP ${response.status}`);
     return response.body;
   };

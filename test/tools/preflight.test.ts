@@ -97,6 +97,24 @@ describe("OpenAPI documents fetched from url", () => {
     expect(api.received.map((r) => r.headers.authorization)).toEqual(["Bearer items-key-2"]);
   });
 
+  it("follow a redirect on the document's own host, and refuse one to any other host", async () => {
+    const served = JSON.stringify(DOCUMENT);
+    const elsewhere = await serve((_req, _body, res) => res.writeHead(200, { "content-type": "application/json" }).end(served));
+    const docs = await serve((req, _body, res) => {
+      if (req.url === "/moved.json") res.writeHead(302, { location: "/openapi.json" }).end();
+      else if (req.url === "/away.json") res.writeHead(302, { location: `${elsewhere.origin}/openapi.json` }).end();
+      else res.writeHead(200, { "content-type": "application/json" }).end(served);
+    });
+    const api = await itemsApi();
+    const stepfile = (path: string) =>
+      oneStep("redirected-doc", { tools: { api: { openapi: { server: api.origin, url: `${docs.origin}${path}`, sha256: sha256(served) }, exposes: ["listItems"] } } }, { tools: ["listItems"] });
+    const same = await startRun(stepfile("/moved.json"), {});
+    expect(structured(same.first)).toMatchObject({ state: "running" });
+    const away = await startRun(stepfile("/away.json"), {});
+    await expectPreflightFailed(away, "tool api", elsewhere.host);
+    expect(elsewhere.received).toEqual([]);
+  });
+
   it("fail with a mismatching sha256, naming both digests", async () => {
     const pinned = sha256("some other document");
     const { run, served } = await documentRun(() => pinned);
