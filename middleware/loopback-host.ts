@@ -28,6 +28,9 @@ export function isLoopbackHost(host: string | undefined, port: number): boolean 
   return LOOPBACK_NAMES.has(name) && hostPort === port;
 }
 
+/** The refusal's message, shared with the server's check of Hosts that cannot form a URL. */
+export const FORBIDDEN_HOST = "Forbidden: Host is not a loopback address of this server";
+
 /**
  * Refuses (403) any request whose `Host` is not a loopback name with the bound port.
  *
@@ -38,7 +41,7 @@ export function loopbackHost(options: LoopbackHostOptions): MiddlewareHandler {
   const portOf = typeof options.port === "number" ? () => options.port as number : options.port;
   return async function loopbackHost(c, next) {
     if (!isLoopbackHost(c.req.header("host"), portOf())) {
-      return jsonRpcError(c, 403, JsonRpcCode.Refused, "Forbidden: Host is not a loopback address of this server");
+      return jsonRpcError(c, 403, JsonRpcCode.Refused, FORBIDDEN_HOST);
     }
     await next();
   };

@@ -1,6 +1,9 @@
 // `stepgate --http`: the Hono app (guards, then /mcp) on 127.0.0.1 only.
-import { createAdaptorServer } from "@hono/node-server";
+import { getRequestListener, RequestError } from "@hono/node-server";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { jsonRpcErrorBody, JsonRpcCode } from "../../middleware/json-rpc-error.js";
+import { FORBIDDEN_HOST } from "../../middleware/loopback-host.js";
 import type { McpServerFactory } from "../mcp/factory-types.js";
 import { createHttpApp } from "./app.js";
 import { SessionStore } from "./sessions.js";
@@ -44,13 +47,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     ...(log ? { log } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
   });
-  const server = createAdaptorServer({
-    fetch: app.fetch,
-    hostname: host,
-    port: options.port,
-    // Node would answer a Host-less request with a bare 400; letting it
-    // through gives the Host guard the say, with a JSON-RPC shaped 403.
-    serverOptions: { requireHostHeader: false },
+  const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: refuseUnreadableRequest });
+  // Node would answer a Host-less request with a bare 400; letting it
+  // through gives the Host guard the say, with a JSON-RPC shaped 403.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    // A Host that cannot form a URL (`[::1].evil.example`) would fail inside
+    // the adaptor before the guards run: refuse it here as they would.
+    const hostHeader = req.headers.host;
+    if (hostHeader !== undefined && !URL.canParse(`http://${hostHeader}/`)) {
+      res.writeHead(403, { "content-type": "application/json" }).end(jsonRpcErrorBody(JsonRpcCode.Refused, FORBIDDEN_HOST));
+      return;
+    }
+    void listener(req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -79,4 +87,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       await closed;
     },
   };
+}
+
+/**
+ * Any other request the adaptor cannot turn into a Request never reaches the
+ * app: answer it JSON-RPC shaped too, 403 when the adaptor found the Host
+ * unusable (`[::ffff:127.0.0.1]`, which it will not normalise), else 400 (a
+ * backslash in the path, say).
+ */
+function refuseUnreadableRequest(error: unknown): Response {
+  const json = { "content-type": "application/json" };
+  if (error instanceof RequestError && /host/i.test(error.message)) {
+    return new Response(jsonRpcErrorBody(JsonRpcCode.Refused, FORBIDDEN_HOST), { status: 403, headers: json });
+  }
+  const reason = error instanceof RequestError ? error.message : "the request cannot be read";
+  return new Response(jsonRpcErrorBody(JsonRpcCode.InvalidRequest, `Bad Request: ${reason}`), { status: 400, headers: json });
 }

@@ -91,11 +91,11 @@ describe("stepgate --http refuses before MCP handling", () => {
     expect(ledgerFiles()).toEqual([]);
   });
 
-  // Host values Node's HTTP layer cannot turn into a request URL are answered
-  // 400 (empty body) by the server adaptor before the app runs at all.
-  it.each([["[::1].evil.example:PORT"], ["[::ffff:127.0.0.1]:PORT"]])("Host %s: refused with 400 or 403", async (host) => {
+  // Host values the server adaptor cannot turn into a request URL never reach
+  // the guards; they are refused the same way, with a JSON-RPC shaped 403.
+  it.each([["[::1].evil.example:PORT"], ["[::ffff:127.0.0.1]:PORT"]])("Host %s: 403", async (host) => {
     const response = await rawRequest({ port: server.port, headers: { ...sessionHeaders(), ...withPort({ host }) }, body: startRun("legacy") });
-    expect([400, 403]).toContain(response.status);
+    expectRefused(response, 403);
     expect(ledgerFiles()).toEqual([]);
   });
 

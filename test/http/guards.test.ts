@@ -55,9 +55,10 @@ describe("Host guard", () => {
     expectJsonRpcError(await initialize({}, false), 403);
   });
 
-  it("refuses Host [::1].evil.example (Node's parser already answers 400)", async () => {
+  it("refuses Host [::1].evil.example, which cannot even form a URL, with a JSON-RPC 403", async () => {
     const response = await initialize({ host: `[::1].evil.example:${port}` });
-    expect([400, 403]).toContain(response.status);
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 }, id: null });
   });
 
   it.each([["127.0.0.1:PORT"], ["localhost:PORT"], ["LOCALHOST:PORT"], ["[::1]:PORT"]])(
