@@ -130,7 +130,10 @@ export class Run {
         this.observer?.stepStarted?.(step.def.id, step.mechanical);
         if (step.mechanical) {
           const output = await runMechanicalStep(step, this.mechanicalHost());
-          const verdicts = await this.checkGates(step, output, {});
+          // As for agent steps, `produces` comes first and blocks the other gates.
+          const verdicts = step.produces(output)
+            ? await this.checkGates(step, output, {})
+            : [{ gate: "produces", pass: false, diagnosis: describeErrors(step.produces.errors).join("; ") }];
           this.recordVerdicts(step, verdicts);
           const failures = failuresOf(verdicts);
           this.observeAttempt(step, output, failures);
