@@ -4,6 +4,7 @@
 // Run with
 //   node --import tsx bench/submit.bench.ts
 // It prints a markdown section; nothing here is a timed assertion.
+import { chainedLedgers } from "../src/ledger/chain.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -41,8 +42,7 @@ function inProcessRegistry(): RunRegistry {
   let n = 0;
   const ctx: RunContext = {
     limits: { callsPerStep: 100, toolResultChars: 20_000 },
-    ledger: discard,
-    clock: () => new Date(),
+    ledger: chainedLedgers(discard),
     newRunId: () => `run-${++n}`,
     openToolbox: async (_stepfile, _ledger, checkInputs) => {
       checkInputs();

@@ -1,5 +1,6 @@
 // The command line: parse options, then serve (stdio or HTTP), list the
 // catalog, verify ledgers, or run offline cases. Returns the exit code.
+import { chainedLedgers } from "./ledger/chain.js";
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { StepgateError } from "./errors.js";
@@ -69,8 +70,7 @@ async function serve(options: Options): Promise<number> {
   const grants = new OAuthGrants();
   const ctx: RunContext = {
     limits: { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars },
-    ledger: options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks(),
-    clock: () => new Date(),
+    ledger: chainedLedgers(options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks()),
     newRunId: () => randomUUID(),
     openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants }),
     ...(options.recordCases ? { observe: caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) } : {}),

@@ -1,17 +1,12 @@
 // Command-line options: the seed's Limits table plus the modes of server.md.
 // Every bad value is one line naming the option, and exit code 2.
 import { parseArgs } from "node:util";
+import { DEFAULT_LIMITS, type Limits } from "../limits.js";
+
+export { DEFAULT_LIMITS, type Limits };
 
 export class UsageError extends Error {
   override readonly name = "UsageError";
-}
-
-export interface Limits {
-  callsPerStep: number;
-  toolResultChars: number;
-  runIdleMs: number;
-  requestTimeoutMs: number;
-  responseBytes: number;
 }
 
 export interface Options {
@@ -28,13 +23,6 @@ export interface Options {
   positionals: string[];
 }
 
-export const DEFAULT_LIMITS: Limits = {
-  callsPerStep: 100,
-  toolResultChars: 20_000,
-  runIdleMs: 1_800_000,
-  requestTimeoutMs: 60_000,
-  responseBytes: 10_485_760,
-};
 
 const IDENTIFIER = /^[a-z][a-z0-9-]*$/;
 const EMAIL = /^[^\s@<>()]+@[^\s@<>()]+\.[^\s@<>()]+$/;

@@ -2,9 +2,8 @@
 // engine holds no transport, no MCP type and no global state, and tests and
 // `stepgate --test` drive it with fakes of these small interfaces.
 import type { LoadedStepfile } from "../loader/load.js";
-import type { SinkFactory } from "../ledger/sinks.js";
 import type { Toolbox } from "./toolbox.js";
-import type { LedgerChain } from "../ledger/chain.js";
+import type { LedgerWriter } from "./records.js";
 import type { RunObserver } from "./observer.js";
 
 export interface Limits {
@@ -19,15 +18,15 @@ export interface Approver {
 
 export interface RunContext {
   limits: Limits;
-  ledger: SinkFactory;
-  clock: () => Date;
+  /** A fresh ledger for each run (src/ledger chains and stores what it is given). */
+  ledger: (stepfile: string, run: string) => LedgerWriter;
   newRunId: () => string;
   /**
    * Preflight in the seed's order and the run's tools: settings, then
    * `checkInputs` (the engine's own check), then credentials, documents and
    * MCP servers. Throws PreflightFailed naming the item.
    */
-  openToolbox: (stepfile: LoadedStepfile, ledger: LedgerChain, checkInputs: () => void) => Promise<Toolbox>;
+  openToolbox: (stepfile: LoadedStepfile, ledger: LedgerWriter, checkInputs: () => void) => Promise<Toolbox>;
   /** Set per run by the transport when its client can ask a person (MCP elicitation). */
   approver?: Approver;
   /**

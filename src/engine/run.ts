@@ -5,7 +5,7 @@
 import { CallLimitReached, GateFailed, type GateFailure, InternalError, PlaceholderUnresolved, PreflightFailed, RunNotActive, StepgateError, ToolCallFailed } from "../errors.js";
 import { canonicalJson, hashJson } from "../format/identity.js";
 import { fillPlaceholders } from "../format/placeholders.js";
-import { LedgerChain } from "../ledger/chain.js";
+import type { LedgerWriter } from "./records.js";
 import type { CompiledStep } from "../loader/compile.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import { describeErrors } from "../jsonschema/ajv.js";
@@ -39,7 +39,7 @@ export class Run {
   private completed: string[] = [];
   private toolbox: Toolbox = emptyToolbox;
   private queue: Promise<unknown> = Promise.resolve();
-  readonly ledger: LedgerChain;
+  readonly ledger: LedgerWriter;
   private readonly observer: RunObserver | undefined;
 
   private constructor(
@@ -48,7 +48,7 @@ export class Run {
     readonly inputs: Record<string, unknown>,
     private readonly ctx: RunContext,
   ) {
-    this.ledger = new LedgerChain(id, stepfile.doc.id, ctx.ledger(stepfile.doc.id, id), ctx.clock);
+    this.ledger = ctx.ledger(stepfile.doc.id, id);
     this.observer = ctx.observe?.({ id, stepfile, inputs });
   }
 

@@ -7,14 +7,14 @@ import { compile, type Compiled } from "../expr/index.js";
 import { sha256 } from "../format/identity.js";
 import { exposedName, type CredentialDef, type ToolDef } from "../format/types.js";
 import { hostOf } from "../format/urls.js";
-import type { LedgerChain } from "../ledger/chain.js";
+import type { LedgerWriter } from "../engine/records.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import type { CallOutcome, OperationView, RetryNotice, Toolbox, VerifierVerdict } from "../engine/toolbox.js";
 import { userAgent, type CredentialRef, type CredentialSource, type EgressPolicy } from "../egress/index.js";
 import { oauthCredentials, usesRefreshForm, type OAuthGrants } from "../oauth/grants.js";
 import { checkTokenEndpoint } from "../oauth/preflight.js";
 import { credentialIsSet, missingCredentialHint } from "../oauth/variables.js";
-import type { Limits } from "../cli/options.js";
+import type { Limits } from "../limits.js";
 import { fillSettings, readSettings } from "./settings.js";
 import { openOpenApiTool } from "./openapi-tool.js";
 import { openMcpTool } from "./mcp-tool.js";
@@ -47,7 +47,7 @@ export function argumentProblems(validate: ValidateFunction, args: unknown): str
   return (validate.errors ?? []).map((e) => `${e.instancePath === "" ? "arguments" : `arguments${e.instancePath.replaceAll("/", ".")}`} ${e.message ?? "is invalid"}`);
 }
 
-export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerChain, checkInputs: () => void, options: ToolboxOptions): Promise<Toolbox> {
+export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerWriter, checkInputs: () => void, options: ToolboxOptions): Promise<Toolbox> {
   const doc = stepfile.doc;
   const settings = readSettings(doc.settings ?? {}, options.env);
   checkInputs();

@@ -2,6 +2,7 @@
 // the draft's run goes through the registry and egress like any run, and a
 // granted credential reaches only its granted host. Loopback stands in for
 // the public internet through the internal public-URL seam (tests only).
+import { chainedLedgers } from "../../src/ledger/chain.js";
 import { OAuthGrants } from "../../src/oauth/grants.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { Authoring } from "../../src/authoring/index.js";
@@ -22,8 +23,7 @@ function setup(env: Record<string, string>, credentials: Array<{ name: string; h
   const registry = new RunRegistry(
     {
       limits,
-      ledger: memorySinks(),
-      clock: () => new Date(),
+      ledger: chainedLedgers(memorySinks()),
       newRunId: () => "run-1",
       openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits, env, version: "test", grants: new OAuthGrants() }),
     },

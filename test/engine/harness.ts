@@ -1,4 +1,5 @@
 // Drives the engine directly through RunContext fakes of our own interfaces.
+import { chainedLedgers } from "../../src/ledger/chain.js";
 import { loadStepfileText } from "../../src/loader/load.js";
 import { memorySinks } from "../../src/ledger/sinks.js";
 import type { RunContext } from "../../src/engine/context.js";
@@ -39,8 +40,7 @@ export function harness(yaml: string, toolbox: Toolbox = emptyToolbox, limits = 
   let n = 0;
   const ctx: RunContext = {
     limits,
-    ledger: sinks,
-    clock: () => new Date("2026-11-30T12:00:00Z"),
+    ledger: chainedLedgers(sinks, () => new Date("2026-11-30T12:00:00Z")),
     newRunId: () => `run-${++n}`,
     openToolbox: async (_s, _l, checkInputs) => {
       checkInputs();

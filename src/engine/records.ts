@@ -1,0 +1,41 @@
+// What a run records, as the seed's ledger table lists it: the engine emits
+// these through its LedgerWriter, and src/ledger chains and stores them.
+// Bodies, responses and outputs appear only as `sha256:` hashes and lengths;
+// no credential value, nor a hash of one, ever appears.
+
+export interface RecordFields {
+  run_started: { identity: string; inputs_hash: string };
+  step_started: { step: string; attempt: number };
+  step_skipped: { step: string; attempt: number };
+  step_passed: { step: string; attempt: number };
+  tool_call: {
+    step: string;
+    tool: string;
+    operation: string;
+    host: string;
+    status: number | null;
+    duration_ms: number;
+    credential: string | null;
+    response_hash: string;
+    response_length: number;
+    shown_length: number | null;
+    caller: "client" | "stepgate";
+    call?: string;
+  };
+  computed: { step: string; output_hash: string; output_length: number };
+  tool_refused: { step: string; operation: string };
+  submit: { step: string; attempt: number; output_hash: string; output_length: number };
+  derived: { step: string; attempt: number; output_hash: string; output_length: number };
+  gate: { step: string; attempt: number; gate: string; verdict: "pass" | "fail"; diagnosis_hash: string | null };
+  retry: { step: string | null; operation: string; attempt: number; status: number | null; wait_ms: number };
+  run_finished: { outcome: "finished"; outputs_hash: string };
+  run_failed: { outcome: "failed"; error: string; step: string | null };
+  run_abandoned: { outcome: "abandoned"; reason: "idle" | "session_closed" | "server_closed" };
+}
+
+export type RecordType = keyof RecordFields;
+
+/** Where a run's records go: the ledger layer adds run, seq, time and the hash chain. */
+export interface LedgerWriter {
+  append<T extends RecordType>(type: T, fields: RecordFields[T]): unknown;
+}

@@ -1,0 +1,19 @@
+// The limits of the seed's Limits table that outlast parsing: the CLI sets
+// them, the engine, the tools and the transports read them. Kept apart from
+// the CLI so lower layers need not import it.
+
+export interface Limits {
+  callsPerStep: number;
+  toolResultChars: number;
+  runIdleMs: number;
+  requestTimeoutMs: number;
+  responseBytes: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  callsPerStep: 100,
+  toolResultChars: 20_000,
+  runIdleMs: 1_800_000,
+  requestTimeoutMs: 60_000,
+  responseBytes: 10_485_760,
+};
