@@ -21,9 +21,9 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  *   fetch: egressFetch(policy, credential, "mcp tool issues"),
  * });
  */
-export function egressFetch(policy: EgressPolicy, credential?: CredentialRef, operation?: string): FetchLike {
+export function egressFetch(policy: EgressPolicy, credential?: CredentialRef, operation?: string, retrySafe?: boolean): FetchLike {
   return async function egressFetchCall(input, init) {
-    const request = await toEgressRequest(input, init, credential, operation);
+    const request = { ...(await toEgressRequest(input, init, credential, operation)), ...(retrySafe ? { retrySafe } : {}) };
     assertNoCredentialWithAnyHost(request);
     const ctx = retryContext(request, policy);
     const { answer } = await withRetries(ctx, () =>

@@ -2,11 +2,11 @@
 // goes through egress (egressFetch), the bearer credential only to its hosts.
 // Preflight connects, checks the exposed tools exist and their pinned
 // schemas match (RFC 8785 of the listed input schema).
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { InvalidGrant, PreflightFailed } from "../errors.js";
+import { Client, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { InvalidGrant, PreflightFailed, StepgateError, ToolCallFailed } from "../errors.js";
 import { hashJson } from "../format/identity.js";
 import { exposedName, type Exposed } from "../format/types.js";
-import { egressFetch, type CredentialRef, type EgressPolicy } from "../egress/index.js";
+import { egressFetch, type CredentialRef, type EgressPolicy, type FetchLike } from "../egress/index.js";
 import type { Operation } from "./toolbox.js";
 import { outcomeFacts } from "./toolbox.js";
 
@@ -25,7 +25,17 @@ export async function openMcpTool(
   // sink takes retries outside calls.
   let retries = policy.onRetry;
   const fetchPolicy: EgressPolicy = { ...policy, onRetry: (record) => retries?.(record) };
-  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: egressFetch(fetchPolicy, bearer, tool) });
+  // egress judges a request safe to repeat after a 5xx or network error by
+  // its method, and every MCP message is a POST. The seed makes an
+  // operation's `effect: read` the exception, so a call of such an operation
+  // raises `readCall` for its duration and its tools/call message goes out
+  // retry-safe; initialize, tools/list and anything else sent meanwhile (a
+  // cancellation, say) keep the POST rule.
+  const plainFetch = egressFetch(fetchPolicy, bearer, tool);
+  const readFetch = egressFetch(fetchPolicy, bearer, tool, true);
+  let readCall = false;
+  const fetch: FetchLike = (input, init) => (readCall && isToolsCall(init?.body) ? readFetch : plainFetch)(input, init);
+  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch });
   let listed: Array<{ name: string; description?: string; inputSchema: Record<string, unknown> }>;
   try {
     await client.connect(transport);
@@ -55,6 +65,7 @@ export async function openMcpTool(
       await client.close().catch(() => undefined);
       throw new PreflightFailed(`tool ${tool}`, `the input schema of ${name} changed: pinned ${pin}, listed ${hashJson(found.inputSchema)}`);
     }
+    const effectRead = typeof exposed === "object" && exposed.effect === "read";
     operations.set(name, {
       tool,
       view: { name, ...(found.description ? { description: found.description } : {}), inputSchema: found.inputSchema },
@@ -62,11 +73,15 @@ export async function openMcpTool(
         const started = performance.now();
         // Named after the operation, as an OpenAPI call's retries are.
         retries = (record) => callPolicy.onRetry?.({ ...record, operation: name });
+        readCall = effectRead;
         let result: { content?: Array<{ type: string; text?: string }>; structuredContent?: unknown; isError?: boolean };
         try {
           result = (await client.callTool({ name, arguments: args })) as typeof result;
+        } catch (error) {
+          throw callFailure(name, error);
         } finally {
           retries = policy.onRetry;
+          readCall = false;
         }
         const text = (result.content ?? []).map((part) => (part.type === "text" ? (part.text ?? "") : "")).join("");
         return {
@@ -84,6 +99,55 @@ export async function openMcpTool(
     });
   }
   return { operations, close: () => client.close() };
+}
+
+/** Longest body (or message) a failed call's ToolCallFailed carries, as for a verifier's. */
+const FAILURE_BODY_CHARS = 2000;
+
+/**
+ * What a tools/call that threw becomes. The SDK raises its own errors for a
+ * failed POST or a broken transport, which the engine would take for a bug
+ * and end the run with InternalError. Stepgate's own errors, thrown by egress
+ * under the SDK (EgressDenied, ResponseTooLarge, InvalidGrant, ...), keep
+ * their meaning and so still end the run; anything else is the seed's
+ * ToolCallFailed, which the client gets as an error result.
+ */
+export function callFailure(operation: string, error: unknown): StepgateError {
+  const own = stepgateErrorIn(error);
+  // Named after the operation the client called, as an OpenAPI call's failure is, not the tool egress sent it for.
+  if (own instanceof ToolCallFailed) return new ToolCallFailed(operation, own.status, own.body, reasonOf(own));
+  if (own) return own;
+  if (SdkHttpError.isInstance(error)) {
+    const body = typeof error.data.text === "string" && error.data.text !== "" ? error.data.text : error.message;
+    return new ToolCallFailed(operation, error.status, body.slice(0, FAILURE_BODY_CHARS));
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ToolCallFailed(operation, null, message.slice(0, FAILURE_BODY_CHARS), "no usable answer");
+}
+
+/** The StepgateError that is `error` or that it wraps through `cause`; the depth bound guards against a cycle. */
+function stepgateErrorIn(error: unknown): StepgateError | undefined {
+  let current = error;
+  for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
+    if (current instanceof StepgateError) return current;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+function reasonOf(failure: ToolCallFailed): string | undefined {
+  const reason = failure.details.reason;
+  return typeof reason === "string" ? reason : undefined;
+}
+
+/** Whether a request body is a JSON-RPC tools/call message, as the SDK sends it (a JSON string). */
+function isToolsCall(body: RequestInit["body"]): boolean {
+  if (typeof body !== "string") return false;
+  try {
+    return (JSON.parse(body) as { method?: unknown }).method === "tools/call";
+  } catch {
+    return false;
+  }
 }
 
 function parseJson(text: string): unknown {

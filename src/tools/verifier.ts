@@ -1,6 +1,9 @@
 // A verifier (`http` gate): POST the step's data as JSON; `{ pass: true }`
 // passes, `{ pass: false, message }` fails with that message, and anything
-// else is an outage that stops the run.
+// else is an outage that stops the run. The POST follows the seed's retry
+// rules like any other: a 429 or a GitHub-style rate-limited 403 is retried,
+// while a 5xx or network error is not (Stepgate cannot know the endpoint
+// only reads), so it stops the run at once.
 import { ToolCallFailed } from "../errors.js";
 import { egress, type CredentialRef, type EgressPolicy } from "../egress/index.js";
 import type { VerifierVerdict } from "../engine/toolbox.js";
@@ -13,8 +16,6 @@ export async function callVerifier(tool: string, url: string, payload: Record<st
       url,
       headers: { "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify(payload),
-      // A verifier only reads what it is sent, so a failed POST is safe to repeat.
-      retrySafe: true,
       ...(credential ? { credential } : {}),
     },
     policy,

@@ -111,6 +111,34 @@ export async function serve(handle: (req: IncomingMessage, body: string, res: Se
   return { ...listening, received };
 }
 
+/** What kind of MCP message a request body holds: its JSON-RPC method, or "other". */
+export function mcpMethod(body: string): string {
+  try {
+    const method = (JSON.parse(body) as { method?: unknown }).method;
+    return typeof method === "string" ? method : "other";
+  } catch {
+    return "other";
+  }
+}
+
+/**
+ * A loopback server in front of `origin` (an MCP fixture) that forwards every
+ * request unless `intercept` answers it first (returns true), so a test can
+ * make one kind of MCP message fail without touching the real server.
+ */
+export async function proxyTo(origin: string, intercept: (req: IncomingMessage, body: string, res: ServerResponse) => boolean): Promise<TestServer> {
+  return serve(async (req, body, res) => {
+    if (intercept(req, body, res)) return;
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !["host", "content-length", "connection"].includes(name)) as Array<[string, string]>);
+    const answer = await fetch(`${origin}${req.url ?? "/"}`, { method: req.method ?? "POST", headers, ...(body ? { body } : {}) });
+    const back: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (!["content-length", "transfer-encoding", "content-encoding", "connection", "keep-alive"].includes(name)) back[name] = value;
+    });
+    res.writeHead(answer.status, back).end(Buffer.from(await answer.arrayBuffer()));
+  });
+}
+
 // The egress tests' JSON answer, shared so both folders' servers answer alike.
 export { json } from "../egress/loopback.js";
 

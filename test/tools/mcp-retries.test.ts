@@ -3,7 +3,7 @@
 // call's retry does; retries during preflight belong to no step.
 import { afterEach, expect, it } from "vitest";
 import { startMcpFixture } from "../support/mcp-fixture.js";
-import { cleanUp, oneStep, serve, startRun, structured, text } from "./cli-run.js";
+import { cleanUp, mcpMethod, oneStep, proxyTo, startRun, structured, text } from "./cli-run.js";
 
 afterEach(cleanUp);
 
@@ -11,20 +11,14 @@ it("records a retried MCP call against the step that made it", async () => {
   const mcp = await startMcpFixture({ token: "mcp-token", tools: [{ name: "lookup", inputSchema: { type: "object" }, text: "Acme: Leeds" }] });
   // Stands in front of the MCP server and answers the first request of each kind 429 once.
   const limited = new Set<string>();
-  const proxy = await serve(async (req, body, res) => {
-    const kind = body.includes('"tools/call"') ? "call" : body.includes('"tools/list"') ? "list" : "other";
+  const proxy = await proxyTo(mcp.origin, (_req, body, res) => {
+    const kind = mcpMethod(body) === "tools/call" ? "call" : mcpMethod(body) === "tools/list" ? "list" : "other";
     if ((kind === "call" || kind === "list") && !limited.has(kind)) {
       limited.add(kind);
       res.writeHead(429, { "retry-after": "0" }).end();
-      return;
+      return true;
     }
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !["host", "content-length", "connection"].includes(name)) as Array<[string, string]>);
-    const answer = await fetch(`${mcp.origin}${req.url ?? "/"}`, { method: req.method ?? "POST", headers, ...(body ? { body } : {}) });
-    const back: Record<string, string> = {};
-    answer.headers.forEach((value, name) => {
-      if (!["content-length", "transfer-encoding", "content-encoding", "connection", "keep-alive"].includes(name)) back[name] = value;
-    });
-    res.writeHead(answer.status, back).end(Buffer.from(await answer.arrayBuffer()));
+    return false;
   });
   const stepfile = oneStep(
     "mcp-retry",

@@ -90,12 +90,12 @@ describe("http gates", () => {
   });
 
   const outages: Array<[string, Answer]> = [
-    ["a 500 on every attempt", (res) => json(res, 500, { error: "down" }, { "retry-after": "0" })],
+    ["a 500", (res) => json(res, 500, { error: "down" }, { "retry-after": "0" })],
     ["a body that is not JSON", (res) => res.writeHead(200, { "content-type": "text/plain" }).end("pass")],
     ['{ pass: "yes" }', (res) => json(res, 200, { pass: "yes" })],
     ["{ pass: false } without a message", (res) => json(res, 200, { pass: false })],
   ];
-  it.each(outages)("stop the run on %s", async (label, answer) => {
+  it.each(outages)("stop the run on %s, asked once", async (_label, answer) => {
     const { run, verifier } = await setUp(answer);
     const reply = await run.submit({ name: "Ada" });
     expect(structured(reply)).toMatchObject({ state: "failed", error: "ToolCallFailed" });
@@ -103,10 +103,21 @@ describe("http gates", () => {
     expect(ledger.at(-1)).toMatchObject({ type: "run_failed", error: "ToolCallFailed", step: "check" });
     // The first verifier's outage stops the run: the second is never asked.
     expect(verifier.received.every((r) => r.path === "/plain")).toBe(true);
-    if (label.startsWith("a 500")) {
-      // A verifier only reads, so its POST is retried four times, each retry recorded against the step.
-      expect(verifier.received).toHaveLength(5);
-      expect(ledger.filter((r) => r.type === "retry").map((r) => [r.step, r.operation, r.status])).toEqual(Array(4).fill(["check", "plain", 500]));
-    } else expect(verifier.received).toHaveLength(1);
+    // A verifier's POST follows the seed: a 5xx is not retried (even with Retry-After), it stops the run at once.
+    expect(verifier.received).toHaveLength(1);
+    expect(ledger.filter((r) => r.type === "retry")).toEqual([]);
+  });
+
+  it("retry a 429 like any POST, each retry recorded against the step, then pass", async () => {
+    let limited = false;
+    const { run, verifier } = await setUp((res) => {
+      if (limited) return json(res, 200, { pass: true });
+      limited = true;
+      json(res, 429, { error: "slow down" }, { "retry-after": "0" });
+    });
+    expect(structured(await run.submit({ name: "Ada" })).state).toBe("finished");
+    const { ledger } = await run.finish();
+    expect(verifier.received.map((r) => r.path)).toEqual(["/plain", "/plain", "/keyed"]);
+    expect(ledger.filter((r) => r.type === "retry").map((r) => [r.step, r.operation, r.attempt, r.status])).toEqual([["check", "plain", 1, 429]]);
   });
 });

@@ -1,0 +1,139 @@
+// How a remote MCP tool's failed call reaches the client, through the built
+// CLI: a tools/call the server answers with an HTTP error, or whose
+// connection breaks, is ToolCallFailed (an error result, the run goes on),
+// while Stepgate's own errors under the SDK's still end the run; and an
+// operation declared `effect: read` is retried after a 5xx or network error
+// as the seed says, though every MCP message is a POST.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { startMcpFixture } from "../support/mcp-fixture.js";
+import { cleanUp, mcpMethod, oneStep, proxyTo, startRun, structured, text } from "./cli-run.js";
+
+afterEach(cleanUp);
+
+type Intercept = (req: IncomingMessage, body: string, res: ServerResponse) => boolean;
+
+/** A run whose one step may call `lookup` on an MCP server behind a proxy that can fail any request. */
+async function mcpRun(intercept: Intercept, options: { effect?: "read"; args?: string[] } = {}) {
+  const mcp = await startMcpFixture({ token: "mcp-token", tools: [{ name: "lookup", inputSchema: { type: "object" }, text: "Acme: Leeds" }] });
+  const proxy = await proxyTo(mcp.origin, intercept);
+  const stepfile = oneStep(
+    "mcp-calls",
+    {
+      credentials: { suppliers: { kind: "bearer", hosts: [proxy.host], description: "Looks up suppliers." } },
+      tools: { suppliers: { mcp: { url: `${proxy.origin}/mcp` }, credential: "suppliers", exposes: [options.effect ? { name: "lookup", effect: options.effect } : "lookup"] } },
+    },
+    { tools: ["lookup"] },
+  );
+  const run = await startRun(stepfile, {}, { env: { SUPPLIERS_API_KEY: "mcp-token" }, ...(options.args ? { args: options.args } : {}) });
+  const calls = () => proxy.received.filter((r) => mcpMethod(r.body) === "tools/call").length;
+  return { run, calls, close: () => mcp.close() };
+}
+
+/** Answers the first tools/call with `fail`, then lets every request through. */
+function failFirstCall(fail: (res: ServerResponse) => void): Intercept {
+  let failed = false;
+  return (_req, body, res) => {
+    if (failed || mcpMethod(body) !== "tools/call") return false;
+    failed = true;
+    fail(res);
+    return true;
+  };
+}
+
+const http500 = (res: ServerResponse) => res.writeHead(500, { "content-type": "text/plain" }).end("boom");
+const http503 = (res: ServerResponse) => res.writeHead(503, { "content-type": "text/plain", "retry-after": "0" }).end("busy");
+const brokenConnection = (res: ServerResponse) => res.socket?.destroy();
+
+describe("a failed MCP tool call", () => {
+  it("answered HTTP 500 is ToolCallFailed with the status and body: an error result, sent once, and the run goes on", async () => {
+    const { run, calls, close } = await mcpRun(failFirstCall(http500));
+    const failed = await run.call("lookup", { query: "Acme" });
+    expect(failed.isError).toBe(true);
+    expect(structured(failed).state).toBe("running");
+    expect(text(failed)).toContain("lookup failed: HTTP 500: boom");
+    // A POST that failed may have taken effect: never sent twice.
+    expect(calls()).toBe(1);
+    const again = await run.call("lookup", { query: "Acme" });
+    expect(again.isError).toBeFalsy();
+    expect(text(again)).toContain("Acme: Leeds");
+    expect(structured(await run.submit({ found: true })).state).toBe("finished");
+    const { ledger } = await run.finish();
+    await close();
+    expect(ledger.some((r) => r.type === "run_failed")).toBe(false);
+    expect(ledger.filter((r) => r.type === "retry")).toEqual([]);
+    expect(ledger.filter((r) => r.type === "tool_call").map((r) => r.operation)).toEqual(["lookup"]);
+  });
+
+  it("whose connection breaks is ToolCallFailed: an error result, and the run goes on", async () => {
+    const { run, calls, close } = await mcpRun(failFirstCall(brokenConnection));
+    const failed = await run.call("lookup", { query: "Acme" });
+    expect(failed.isError).toBe(true);
+    expect(structured(failed).state).toBe("running");
+    expect(text(failed)).toMatch(/^lookup failed: /);
+    expect(calls()).toBe(1);
+    expect(text(await run.call("lookup", { query: "Acme" }))).toContain("Acme: Leeds");
+    const { ledger } = await run.finish();
+    await close();
+    expect(ledger.some((r) => r.type === "run_failed")).toBe(false);
+  });
+
+  const endsTheRun: Array<[string, (res: ServerResponse) => void, string[]]> = [
+    ["ResponseTooLarge", (res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ padding: "x".repeat(20_000) })), ["--response-bytes", "8192"]],
+    ["EgressDenied", (res) => res.writeHead(307, { location: "http://127.0.0.2:9/mcp" }).end(), []],
+  ];
+  it.each(endsTheRun)("still ends the run with Stepgate's own %s, not as the SDK's error", async (error, fail, args) => {
+    const { run, close } = await mcpRun(failFirstCall(fail), { args });
+    const reply = await run.call("lookup", { query: "Acme" });
+    expect(structured(reply)).toMatchObject({ state: "failed", error });
+    const { ledger } = await run.finish();
+    await close();
+    expect(ledger.at(-1)).toMatchObject({ type: "run_failed", error });
+  });
+});
+
+describe("effect: read on an MCP tool", () => {
+  const failures: Array<[string, (res: ServerResponse) => void, number | null]> = [
+    ["a 503", http503, 503],
+    ["a broken connection", brokenConnection, null],
+  ];
+  it.each(failures)("retries its tools/call after %s, with a retry record against the step", async (_label, fail, status) => {
+    const { run, calls, close } = await mcpRun(failFirstCall(fail), { effect: "read" });
+    const reply = await run.call("lookup", { query: "Acme" });
+    expect(reply.isError).toBeFalsy();
+    expect(text(reply)).toContain("Acme: Leeds");
+    expect(calls()).toBe(2);
+    const { ledger } = await run.finish();
+    await close();
+    expect(ledger.filter((r) => r.type === "retry").map((r) => ({ step: r.step, operation: r.operation, attempt: r.attempt, status: r.status }))).toEqual([
+      { step: "work", operation: "lookup", attempt: 1, status },
+    ]);
+  });
+
+  it("is what makes the call retried: without it the 503 is an error result and the run goes on", async () => {
+    const { run, calls, close } = await mcpRun(failFirstCall(http503));
+    const reply = await run.call("lookup", { query: "Acme" });
+    expect(reply.isError).toBe(true);
+    expect(structured(reply).state).toBe("running");
+    expect(text(reply)).toContain("lookup failed: HTTP 503: busy");
+    expect(calls()).toBe(1);
+    const { ledger } = await run.finish();
+    await close();
+    expect(ledger.filter((r) => r.type === "retry")).toEqual([]);
+    expect(ledger.some((r) => r.type === "run_failed")).toBe(false);
+  });
+
+  it("covers the operation's calls only: a 503 to tools/list still fails preflight", async () => {
+    let failed = false;
+    const listFails: Intercept = (_req, body, res) => {
+      if (failed || mcpMethod(body) !== "tools/list") return false;
+      failed = true;
+      http503(res);
+      return true;
+    };
+    const { run, close } = await mcpRun(listFails, { effect: "read" });
+    expect(structured(run.first)).toMatchObject({ state: "failed", error: "PreflightFailed", details: { item: "tool suppliers" } });
+    await run.finish();
+    await close();
+  });
+});
