@@ -67,9 +67,19 @@ export interface Scrubber {
   text(text: string): string;
   bytes(body: Uint8Array): Uint8Array;
   headers(headers: Record<string, string>): Record<string, string>;
+  /** A scrubber for a body that arrives in chunks; one per stream, since it keeps state between chunks. */
+  stream(): StreamScrubber;
 }
 
-const REDACTED = "[redacted]";
+export interface StreamScrubber {
+  /** Scrubbed bytes safe to pass on now. Bytes that may begin a value are held back until the next chunk shows whether they do. */
+  write(chunk: Uint8Array): Buffer;
+  /** The bytes still held back, once the stream has ended: they cannot complete a value any more. */
+  end(): Buffer;
+}
+
+const REDACTED = Buffer.from("[redacted]");
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Removes every form a credential value may take (raw, URL-encoded,
@@ -85,28 +95,77 @@ export function scrubberFor(value: string | undefined, placement?: CredentialPla
   const colon = value?.indexOf(":") ?? -1;
   if (placement?.in === "basic" && value && colon >= 0 && colon < value.length - 1) secrets.push(value.slice(colon + 1));
   const forms = [...new Set(secrets.flatMap((s) => [s, encodeURIComponent(s), new URLSearchParams({ v: s }).toString().slice(2), Buffer.from(s).toString("base64")]))];
-  const text = (t: string) => forms.reduce((acc, form) => acc.split(form).join(REDACTED), t);
+  const needles = forms.map((form) => Buffer.from(form));
+  const text = (t: string) => forms.reduce((acc, form) => acc.split(form).join(REDACTED.toString()), t);
   return {
     text,
     bytes(body) {
-      let out = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-      for (const form of forms) out = replaceBytes(out, Buffer.from(form), Buffer.from(REDACTED));
-      return out;
+      if (needles.length === 0) return body;
+      // A whole body is a stream of one chunk whose end is known.
+      const scrubbing = streamScrubber(needles);
+      return Buffer.concat([scrubbing.write(body), scrubbing.end()]);
     },
     headers: (headers) => (forms.length === 0 ? headers : Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, text(v)]))),
+    stream: () => streamScrubber(needles),
   };
 }
 
-function replaceBytes(haystack: Buffer, needle: Buffer, replacement: Buffer): Buffer {
-  let at = haystack.indexOf(needle);
-  if (at < 0) return haystack;
+function streamScrubber(needles: readonly Buffer[]): StreamScrubber {
+  if (needles.length === 0) return { write: (chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength), end: () => EMPTY };
+  // A value split across chunks ends at most this far into the next one, so
+  // no more than this is ever held back.
+  const maxHeld = Math.max(...needles.map((n) => n.length)) - 1;
+  let held: Buffer = EMPTY;
+  return {
+    write(chunk) {
+      const buf = Buffer.concat([held, chunk]);
+      const { parts, from } = replaceMatches(buf, needles);
+      // Hold back only a tail that could still grow into a value: an event
+      // stream's last event must not wait for the next one to be delivered.
+      const keep = heldBackLength(buf, from, needles, maxHeld);
+      parts.push(buf.subarray(from, buf.length - keep));
+      // A copy, so the held bytes do not pin the whole chunk in memory.
+      held = Buffer.from(buf.subarray(buf.length - keep));
+      return Buffer.concat(parts);
+    },
+    end() {
+      const rest = held;
+      held = EMPTY;
+      return rest;
+    },
+  };
+}
+
+/**
+ * Replaces every complete value in `buf`, leftmost first and the longest form
+ * when two start together (`user:secret` over `secret`). Returns the pieces
+ * before the last match's end and where that end is. Each form's next
+ * position is remembered rather than searched again after every match, so a
+ * body full of echoes costs one pass per form, not one per match.
+ */
+function replaceMatches(buf: Buffer, needles: readonly Buffer[]): { parts: Buffer[]; from: number } {
+  const next = needles.map((needle) => buf.indexOf(needle));
   const parts: Buffer[] = [];
   let from = 0;
-  while (at >= 0) {
-    parts.push(haystack.subarray(from, at), replacement);
-    from = at + needle.length;
-    at = haystack.indexOf(needle, from);
+  for (;;) {
+    let pick = -1;
+    for (let i = 0; i < needles.length; i++) {
+      // A form found inside the last replaced match is looked for again past it; -1 stays -1.
+      if (next[i]! >= 0 && next[i]! < from) next[i] = buf.indexOf(needles[i]!, from);
+      if (next[i]! < 0) continue;
+      if (pick < 0 || next[i]! < next[pick]! || (next[i] === next[pick] && needles[i]!.length > needles[pick]!.length)) pick = i;
+    }
+    if (pick < 0) return { parts, from };
+    parts.push(buf.subarray(from, next[pick]), REDACTED);
+    from = next[pick]! + needles[pick]!.length;
   }
-  parts.push(haystack.subarray(from));
-  return Buffer.concat(parts);
+}
+
+/** Length of the longest tail of `buf[from..]`, at most `maxHeld`, that is the start of some form. */
+function heldBackLength(buf: Buffer, from: number, needles: readonly Buffer[], maxHeld: number): number {
+  for (let k = Math.min(maxHeld, buf.length - from); k > 0; k--) {
+    const tail = buf.subarray(buf.length - k);
+    if (needles.some((needle) => needle.length > k && needle.subarray(0, k).equals(tail))) return k;
+  }
+  return 0;
 }

@@ -1,10 +1,11 @@
 // A fetch-compatible face of the egress path, for the MCP SDK's client
 // transport talking to remote MCP servers. Same host checks, credential
-// scoping, User-Agent and retry rules; an event stream is passed through
-// as it arrives, without the deadline or the byte cap.
+// scoping, User-Agent and retry rules; an event stream is passed on as it
+// arrives, without the deadline but scrubbed and under the byte cap.
 import { Readable } from "node:stream";
 import { runAttempt } from "./attempt.js";
 import { assertNoCredentialWithAnyHost, retryContext } from "./egress.js";
+import { guardEventStream } from "./event-stream.js";
 import { openFollowingRedirects } from "./follow-redirects.js";
 import { discardBody, errorBodyText, readCapped } from "./read-body.js";
 import { type Answer, withRetries } from "./retry-loop.js";
@@ -31,7 +32,8 @@ export function egressFetch(policy: EgressPolicy, credential?: CredentialRef, op
         const opened = await openFollowingRedirects(request, policy, ctx.source, signal);
         if (isEventStream(opened.headers)) {
           // Returning disarms the deadline; the caller's signal still ends the stream.
-          return { ...opened, release: () => (discardBody(opened.body), "") };
+          const body = guardEventStream(opened.body, opened.headers["content-length"], opened.scrub, policy.maxBytes, request.operation);
+          return { ...opened, body, release: () => (discardBody(body), "") };
         }
         const body = opened.scrub.bytes(await readCapped(opened.body, opened.headers["content-length"], policy.maxBytes, request.operation));
         return { ...opened, body, release: () => errorBodyText(body) };

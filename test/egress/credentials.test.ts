@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { CredentialUnavailable } from "../../src/errors.js";
 import { type CredentialRef, type CredentialSource, credentialVariable, egress } from "../../src/egress/index.js";
+import { scrubberFor } from "../../src/egress/credentials.js";
 import { credentialCovers } from "../../src/egress/hosts.js";
 import { json, loopbackPerTest, startLoopback, testPolicy } from "./loopback.js";
 
@@ -150,5 +151,44 @@ describe("credential reading", () => {
     const res = await egress({ operation: "op", method: "POST", url: `${api.origin}/`, credential: cred([api.host], { in: "bearer" }, "oauth2") }, testPolicy([api.host], { credentials: source }));
     expect(res.status).toBe(200);
     expect(res.attempts).toBe(2);
+  });
+});
+
+describe("scrubbing a body that arrives in chunks", () => {
+  const basic = "ann:pa55/w+rd";
+  const forms = (value: string) => [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), Buffer.from(value).toString("base64")];
+  // [what, credential value, placement, the form the body echoes]
+  const cases: Array<[string, string, CredentialRef["placement"], string]> = [
+    ...forms(SECRET).map((form): [string, string, CredentialRef["placement"], string] => ["a bearer value", SECRET, { in: "bearer" }, form]),
+    ...forms("pa55/w+rd").map((form): [string, string, CredentialRef["placement"], string] => ["a basic secret part", basic, { in: "basic" }, form]),
+  ];
+
+  it.each(cases)("replaces %s wherever the chunks split it (case %#)", (_what, value, placement, form) => {
+    const body = Buffer.from(`{"a":"${form}","b":"x${form}${form}"}`);
+    const scrub = scrubberFor(value, placement);
+    const whole = Buffer.from(scrub.bytes(body)).toString("utf8");
+    for (let i = 0; i <= body.length; i++) {
+      for (const j of [i, Math.min(body.length, i + 3), body.length]) {
+        const stream = scrub.stream();
+        const out = Buffer.concat([stream.write(body.subarray(0, i)), stream.write(body.subarray(i, j)), stream.write(body.subarray(j)), stream.end()]).toString("utf8");
+        expect(out, `split at ${i}/${j}`).not.toContain(form);
+        expect(out, `split at ${i}/${j}`).toBe(whole);
+      }
+    }
+    expect(whole).toBe('{"a":"[redacted]","b":"x[redacted][redacted]"}');
+  });
+
+  it("releases held bytes that turn out not to be the value, at the next chunk or the end", () => {
+    const stream = scrubberFor(SECRET, { in: "bearer" }).stream();
+    expect(stream.write(Buffer.from("abc s3cr")).toString()).toBe("abc ");
+    expect(stream.write(Buffer.from("ap ")).toString()).toBe("s3crap ");
+    expect(stream.write(Buffer.from("s3c")).toString()).toBe("");
+    expect(stream.end().toString()).toBe("s3c");
+  });
+
+  it("passes chunks through unchanged when no credential went out", () => {
+    const stream = scrubberFor(undefined).stream();
+    expect(stream.write(Buffer.from("s3cr3t")).toString()).toBe("s3cr3t");
+    expect(stream.end()).toHaveLength(0);
   });
 });

@@ -1,5 +1,5 @@
 // egressFetch: the same egress rules behind a fetch signature, with event
-// streams passed through past the deadline.
+// streams passed on past the deadline, but scrubbed and under the byte cap.
 import { describe, expect, it } from "vitest";
 import { EgressDenied, ResponseTooLarge } from "../../src/errors.js";
 import { type CredentialRef, egressFetch } from "../../src/egress/index.js";
@@ -29,7 +29,7 @@ describe("egressFetch", () => {
     await expect(egressFetch(testPolicy(["127.0.0.1:1"]))("http://127.0.0.1:2/mcp")).rejects.toBeInstanceOf(EgressDenied);
   });
 
-  it("streams an event stream past the deadline and the byte cap", async () => {
+  it("streams an event stream past the deadline", async () => {
     const api = await serve((_req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       let n = 0;
@@ -41,9 +41,74 @@ describe("egressFetch", () => {
         }
       }, 60);
     });
-    const res = await egressFetch(testPolicy([api.host], { timeoutMs: 200, maxBytes: 300 }))(`${api.origin}/mcp`, { method: "GET" });
+    const res = await egressFetch(testPolicy([api.host], { timeoutMs: 200, maxBytes: 8 * 120 }))(`${api.origin}/mcp`, { method: "GET" });
     const text = await res.text();
     expect(text.split("\n\n").filter(Boolean)).toHaveLength(8);
+  });
+
+  it("ends an event stream with ResponseTooLarge once its bytes, all told, pass the cap", async () => {
+    let closed = false;
+    const api = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.on("close", () => (closed = true));
+      // Each event is well under the cap; only the running total passes it.
+      repeat(() => res.write(`data: ${"x".repeat(100)}\n\n`), 5);
+    });
+    const res = await egressFetch(testPolicy([api.host], { maxBytes: 1_000 }))(`${api.origin}/mcp`, { method: "GET" });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let received = 0;
+    const failure = await (async () => {
+      // Bounded, so a stream that is never cut fails this test instead of hanging it.
+      while (received < 10_000) {
+        const { value, done } = await reader.read();
+        if (done) return "ended";
+        received += value.byteLength;
+      }
+      return "never cut";
+    })().catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ResponseTooLarge);
+    expect(failure).toMatchObject({ details: { limit: 1_000 } });
+    expect(received).toBeLessThanOrEqual(1_000);
+    // The socket is let go, not left streaming into a buffer.
+    await expect.poll(() => closed).toBe(true);
+  });
+
+  it("refuses an event stream whose declared length is over the cap", async () => {
+    const api = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream", "content-length": "5000" });
+      res.write("data: x\n\n");
+    });
+    await expect(egressFetch(testPolicy([api.host], { maxBytes: 1_000 }))(`${api.origin}/mcp`)).rejects.toBeInstanceOf(ResponseTooLarge);
+  });
+
+  it("scrubs a credential an event stream echoes, even split across two writes", async () => {
+    const secret = "s3cr3t-Value/+=";
+    const api = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(`data: {"echo":"${secret.slice(0, 7)}`);
+      // Apart in time, so the two halves arrive as separate chunks.
+      setTimeout(() => res.end(`${secret.slice(7)}","b64":"${Buffer.from(secret).toString("base64")}"}\n\n`), 50);
+    });
+    const credential: CredentialRef = { name: "mcp", kind: "bearer", hosts: [api.host], placement: { in: "bearer" } };
+    const res = await egressFetch(testPolicy([api.host], { env: { MCP_API_KEY: secret } }), credential)(`${api.origin}/mcp`);
+    const body = await res.text();
+    expect(api.received[0]?.headers.authorization).toBe(`Bearer ${secret}`);
+    expect(body).toBe('data: {"echo":"[redacted]","b64":"[redacted]"}\n\n');
+  });
+
+  it("passes each event on at once, holding back only what could start the value", async () => {
+    const api = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("data: first\n\n");
+      // The stream stays open: the event must arrive without waiting for more.
+    });
+    const credential: CredentialRef = { name: "mcp", kind: "bearer", hosts: [api.host], placement: { in: "bearer" } };
+    const controller = new AbortController();
+    const res = await egressFetch(testPolicy([api.host], { env: { MCP_API_KEY: "a-long-enough-value-0123456789" } }), credential)(`${api.origin}/mcp`, { signal: controller.signal });
+    const { value } = await res.body!.getReader().read();
+    expect(Buffer.from(value!).toString("utf8")).toBe("data: first\n\n");
+    controller.abort();
   });
 
   it("still lets the caller's signal end an event stream", async () => {
