@@ -34,8 +34,17 @@ export async function openMcpTool(
   const plainFetch = egressFetch(fetchPolicy, bearer, tool);
   const readFetch = egressFetch(fetchPolicy, bearer, tool, true);
   let readCall = false;
-  const fetch: FetchLike = (input, init) => (readCall && isToolsCall(init?.body) ? readFetch : plainFetch)(input, init);
+  const fetch: FetchLike = async (input, init) => watchBody(await (readCall && isToolsCall(init?.body) ? readFetch : plainFetch)(input, init), failPendingCall);
   const transport = new StreamableHTTPClientTransport(new URL(url), { fetch });
+  // An answer streamed as events can fail mid-stream (past --response-bytes,
+  // say). The SDK's stream reader only reports that as a disconnect, as text,
+  // and leaves the pending call to time out; so the body is watched here and
+  // Stepgate's own error ends the pending call at once.
+  let pendingCall: AbortController | undefined;
+  function failPendingCall(error: unknown) {
+    const own = stepgateErrorIn(error);
+    if (own && pendingCall) pendingCall.abort(own);
+  }
   let listed: Array<{ name: string; description?: string; inputSchema: Record<string, unknown> }>;
   try {
     await client.connect(transport);
@@ -74,14 +83,16 @@ export async function openMcpTool(
         // Named after the operation, as an OpenAPI call's retries are.
         retries = (record) => callPolicy.onRetry?.({ ...record, operation: name });
         readCall = effectRead;
+        const call = (pendingCall = new AbortController());
         let result: { content?: Array<{ type: string; text?: string }>; structuredContent?: unknown; isError?: boolean };
         try {
-          result = (await client.callTool({ name, arguments: args })) as typeof result;
+          result = (await client.callTool({ name, arguments: args }, { signal: call.signal })) as typeof result;
         } catch (error) {
-          throw callFailure(name, error);
+          throw callFailure(name, call.signal.aborted ? call.signal.reason : error);
         } finally {
           retries = policy.onRetry;
           readCall = false;
+          pendingCall = undefined;
         }
         const text = (result.content ?? []).map((part) => (part.type === "text" ? (part.text ?? "") : "")).join("");
         return {
@@ -148,6 +159,28 @@ function isToolsCall(body: RequestInit["body"]): boolean {
   } catch {
     return false;
   }
+}
+
+/** The same response, whose body reports a read failure to `onError` before failing as before. */
+function watchBody(response: Response, onError: (error: unknown) => void): Response {
+  if (!response.body) return response;
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        onError(error);
+        controller.error(error);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  const watched = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  Object.defineProperty(watched, "url", { value: response.url });
+  return watched;
 }
 
 function parseJson(text: string): unknown {

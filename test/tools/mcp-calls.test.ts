@@ -82,6 +82,22 @@ describe("a failed MCP tool call", () => {
     ["ResponseTooLarge", (res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ padding: "x".repeat(20_000) })), ["--response-bytes", "8192"]],
     ["EgressDenied", (res) => res.writeHead(307, { location: "http://127.0.0.2:9/mcp" }).end(), []],
   ];
+  it("answered as an endless event stream ends the run with ResponseTooLarge at --response-bytes, without waiting", async () => {
+    const endless = failFirstCall((res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const timer = setInterval(() => res.write(`event: message\ndata: ${"x".repeat(500)}\n\n`), 5);
+      res.on("close", () => clearInterval(timer));
+    });
+    const { run, close } = await mcpRun(endless, { args: ["--response-bytes", "8192"] });
+    const started = Date.now();
+    const reply = await run.call("lookup", { query: "Acme" });
+    expect(structured(reply)).toMatchObject({ state: "failed", error: "ResponseTooLarge" });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const { ledger } = await run.finish();
+    await close();
+    expect(ledger.at(-1)).toMatchObject({ type: "run_failed", error: "ResponseTooLarge" });
+  });
+
   it.each(endsTheRun)("still ends the run with Stepgate's own %s, not as the SDK's error", async (error, fail, args) => {
     const { run, close } = await mcpRun(failFirstCall(fail), { args });
     const reply = await run.call("lookup", { query: "Acme" });
