@@ -3,7 +3,7 @@
 // LoadedStepfile). An edit that no longer loads is reported and the last good
 // version stays served; a file that cannot be read makes its tool answer
 // StepfileUnreadable until it can be read again.
-import { watch, type FSWatcher } from "node:fs";
+import { unwatchFile, watch, watchFile, type FSWatcher, type Stats } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { StepfileUnreadable, StepgateError } from "../errors.js";
 import { loadStepfileFile } from "../loader/load.js";
@@ -13,41 +13,72 @@ import { resolveArgument } from "./catalog.js";
 /** Editors save by writing a new file and renaming it, so wait for the burst to settle. */
 const SETTLE_MS = 100;
 
+/** How often the fallback poll looks at each file (it also survives its folder being removed). */
+const POLL_MS = 1_000;
+
 export function watchStepfiles(args: readonly string[], served: ServedStepfiles, log: (line: string) => void): () => void {
-  const watchers: FSWatcher[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  for (const arg of args) {
-    const file = resolve(resolveArgument(arg));
-    let timer: NodeJS.Timeout | undefined;
-    const reload = async () => {
-      try {
-        const loaded = await loadStepfileFile(file, arg);
-        const refused = served.replace(arg, loaded);
-        log(refused ? `stepgate: ${refused}` : `stepgate: reloaded ${arg} (${loaded.identity})`);
-      } catch (error) {
-        if (error instanceof StepfileUnreadable) {
-          served.markUnreadable(arg, error);
-          log(`StepfileUnreadable: ${error.message}`);
-        } else {
-          const name = error instanceof StepgateError ? error.name : "stepgate";
-          log(`${name}: ${(error as Error).message}\nstepgate: keeping the previous version of ${arg}`);
-        }
-      }
-    };
-    // Watch the folder, not the file: a rename-on-save replaces the file's inode.
-    const watcher = watch(dirname(file), (_event, name) => {
-      if (name !== null && name !== basename(file)) return;
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => {
-        timers.delete(timer!);
-        void reload();
-      }, SETTLE_MS);
-      timers.add(timer);
-    });
-    watchers.push(watcher);
-  }
+  const stops = args.map((arg) => watchOne(arg, resolve(resolveArgument(arg)), served, log));
   return () => {
-    for (const w of watchers) w.close();
-    for (const t of timers) clearTimeout(t);
+    for (const stop of stops) stop();
+  };
+}
+
+function watchOne(arg: string, file: string, served: ServedStepfiles, log: (line: string) => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let watcher: FSWatcher | undefined;
+  const reload = async () => {
+    try {
+      const loaded = await loadStepfileFile(file, arg);
+      // The poll and the folder watcher both fire for one save; only a real change is news.
+      if (served.isCurrent(arg, loaded.identity)) return;
+      const refused = served.replace(arg, loaded);
+      log(refused ? `stepgate: ${refused}` : `stepgate: reloaded ${arg} (${loaded.identity})`);
+    } catch (error) {
+      if (error instanceof StepfileUnreadable) {
+        if (served.markUnreadable(arg, error)) log(`StepfileUnreadable: ${error.message}`);
+        return;
+      }
+      // The file can be read again, even if this version does not load.
+      served.markReadable(arg);
+      const name = error instanceof StepgateError ? error.name : "stepgate";
+      log(`${name}: ${(error as Error).message}\nstepgate: keeping the previous version of ${arg}`);
+    }
+  };
+  const schedule = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      void reload();
+    }, SETTLE_MS);
+  };
+  // Watch the folder, not the file: a rename-on-save replaces the file's
+  // inode. A folder that is removed (a branch checkout, a regenerated
+  // folder) ends that watcher, so the poll below re-arms it when the folder
+  // is back, and meanwhile notices the file itself.
+  const arm = () => {
+    if (watcher) return;
+    try {
+      watcher = watch(dirname(file), (_event, name) => {
+        if (name === null || name === basename(file)) schedule();
+      });
+      watcher.on("error", () => {
+        watcher?.close();
+        watcher = undefined;
+        schedule();
+      });
+    } catch {
+      watcher = undefined;
+    }
+  };
+  arm();
+  const poll = (current: Stats, previous: Stats) => {
+    arm();
+    if (current.mtimeMs !== previous.mtimeMs || current.ino !== previous.ino || current.nlink !== previous.nlink) schedule();
+  };
+  watchFile(file, { interval: POLL_MS, persistent: false }, poll);
+  return () => {
+    watcher?.close();
+    unwatchFile(file, poll);
+    if (timer) clearTimeout(timer);
   };
 }

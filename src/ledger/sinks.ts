@@ -11,7 +11,19 @@ export function fileSinks(dir: string): SinkFactory {
   return (stepfile, run) => {
     mkdirSync(dir, { recursive: true });
     const path = join(dir, `${stepfile}-${run}.jsonl`);
-    return { write: (line) => appendFileSync(path, `${line}\n`) };
+    return {
+      write(line) {
+        try {
+          appendFileSync(path, `${line}\n`);
+        } catch (error) {
+          // The folder was removed while the run went on: make it again
+          // rather than lose the record (the earlier ones are gone with it).
+          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+          mkdirSync(dir, { recursive: true });
+          appendFileSync(path, `${line}\n`);
+        }
+      },
+    };
   };
 }
 

@@ -40,10 +40,26 @@ export class ServedStepfiles {
     return undefined;
   }
 
-  markUnreadable(source: string, error: StepfileUnreadable): void {
+  /** Whether `source` is served, readable, at this identity. */
+  isCurrent(source: string, identity: string): boolean {
     const entry = this.entries.get(source);
-    if (!entry || entry.unreadable) return;
+    return entry !== undefined && entry.unreadable === undefined && entry.loaded.identity === identity;
+  }
+
+  /** Returns whether this is news (the entry was readable until now). */
+  markUnreadable(source: string, error: StepfileUnreadable): boolean {
+    const entry = this.entries.get(source);
+    if (!entry || entry.unreadable) return false;
     entry.unreadable = error;
+    this.changed();
+    return true;
+  }
+
+  /** The file can be read again (though its new text may not load): serve the last good version. */
+  markReadable(source: string): void {
+    const entry = this.entries.get(source);
+    if (!entry?.unreadable) return;
+    delete entry.unreadable;
     this.changed();
   }
 

@@ -1,7 +1,7 @@
 // `--watch` through the built CLI: a changed stepfile is served anew, a run
 // in progress keeps its version, a broken edit keeps the last good version,
 // and a removed file makes its tool answer StepfileUnreadable.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
@@ -12,7 +12,7 @@ const root = resolve(import.meta.dirname, "../..");
 const original = readFileSync(join(root, "test/fixtures/greet.stepfile.yaml"), "utf8");
 
 async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 200; i++) {
     const value = await probe();
     if (value !== undefined) return value;
     await new Promise((r) => setTimeout(r, 50));
@@ -25,7 +25,7 @@ describe("stepgate --watch", () => {
     const dir = mkdtempSync(join(tmpdir(), "stepgate-watch-"));
     const file = join(dir, "greet.stepfile.yaml");
     writeFileSync(file, original);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(root, "bin/stepgate.js"), "--watch", "--ledger-dir", join(dir, "ledger"), file], stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(root, "bin/stepgate.js"), "--watch", "--ledger-dir", mkdtempSync(join(tmpdir(), "stepgate-watch-ledger-")), file], stderr: "pipe" });
     let stderr = "";
     transport.stderr?.on("data", (d) => (stderr += String(d)));
     let listChanged = 0;
@@ -62,6 +62,19 @@ describe("stepgate --watch", () => {
     }, "StepfileUnreadable");
     expect(gone.isError).toBe(true);
     expect(listChanged).toBeGreaterThan(0);
+
+    // Back, but broken: readable again, so the last good version is served.
+    writeFileSync(file, "stepgate: [\n");
+    await until(async () => {
+      const reply = await client.callTool({ name: "greet", arguments: { name: "Ed" } });
+      return (reply.structuredContent as { state?: string }).state === "running" ? true : undefined;
+    }, "the last good version after a broken return");
+
+    // The whole folder removed and made again (a branch checkout does this): still watched.
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    writeFileSync(file, original.replace("Greet someone by name", "Hail someone by name"));
+    await until(async () => ((await client.listTools()).tools[0]?.description?.startsWith("Hail") ? true : undefined), "the reload after the folder came back");
     await client.close();
   });
 });
