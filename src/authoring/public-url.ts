@@ -24,7 +24,9 @@ function ranges(reason: string, subnets: Array<[string, number, "ipv4" | "ipv6"]
 
 /** Why a host name (as URL.hostname gives it) is not public, or undefined. */
 export function hostProblem(hostname: string): string | undefined {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.+$/, "");
+  // An empty label (`a..b`, `localhost..`) is not a name a resolver should be asked about.
+  if (host === "" || host.split(".").some((label) => label === "")) return `${hostname} has an empty label`;
   if (host === "localhost" || host.endsWith(".localhost")) return "localhost is this machine";
   const family = isIP(host);
   if (family !== 0) {

@@ -7,6 +7,9 @@ export interface Timestamp {
   millis: number;
   /** Whether the text had a fractional second. */
   fractional: boolean;
+  /** Whole seconds since the epoch, UTC, and the fraction as written (0 <= fraction < 1), for exact differences. */
+  seconds: number;
+  fraction: number;
 }
 
 const shape = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
@@ -40,7 +43,8 @@ export function parseTimestamp(text: unknown): Timestamp | null {
   // setUTCFullYear, because Date.UTC maps years 0-99 to 1900-1999.
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, millisPart);
-  return { millis: date.getTime() - offset * 60_000, fractional: fraction !== undefined };
+  const millis = date.getTime() - offset * 60_000;
+  return { millis, fractional: fraction !== undefined, seconds: Math.floor(millis / 1000), fraction: fraction ? Number(`0.${fraction}`) : 0 };
 }
 
 /** `YYYY-MM-DDTHH:MM:SS(.sss)Z`, or null outside years 0000-9999. */

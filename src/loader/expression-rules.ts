@@ -9,11 +9,10 @@ import type { StepfileDocument } from "../format/types.js";
 
 export function checkExpressions(doc: StepfileDocument): RawIssue[] {
   const issues: RawIssue[] = [];
-  const report = (at: PathSegment[], check: ExpressionCheck, tools?: readonly string[]) => {
+  // `results` naming an operation the step cannot call is always empty, but
+  // the format does not refuse it, and stepfiles of other runtimes must load.
+  const report = (at: PathSegment[], check: ExpressionCheck) => {
     for (const issue of check.issues) issues.push({ path: [...at, ...parsePath(issue.path)], message: issue.message });
-    for (const operation of check.operations) {
-      if (tools && !tools.includes(operation)) issues.push({ path: at, message: `results reads ${operation}, which is not among this step's tools` });
-    }
   };
 
   // Rule 12: setting patterns run under RE2 too.
@@ -37,19 +36,18 @@ export function checkExpressions(doc: StepfileDocument): RawIssue[] {
   doc.steps.forEach((step, si) => {
     const at: PathSegment[] = ["steps", si];
     const base: CheckContext = { place: "gate", earlierSteps: new Set(earlierSteps) };
-    const tools = step.tools ?? [];
     if (step.when !== undefined) report([...at, "when"], checkExpression(step.when, { ...base, place: "when" }));
     const letNames = new Set<string>();
     for (const [name, expr] of Object.entries(step.let ?? {})) {
-      report([...at, "let", name], checkExpression(expr, { ...base, place: "let", letNames: new Set(letNames) }), tools);
+      report([...at, "let", name], checkExpression(expr, { ...base, place: "let", letNames: new Set(letNames) }));
       letNames.add(name);
     }
     for (const [key, expr] of Object.entries(step.derive ?? {})) {
-      report([...at, "derive", key], checkExpression(expr, { ...base, place: "derive", letNames }), tools);
+      report([...at, "derive", key], checkExpression(expr, { ...base, place: "derive", letNames }));
     }
     (step.gates ?? []).forEach((gate, gi) => {
-      if (gate.predicate !== undefined) report([...at, "gates", gi, "predicate"], checkExpression(gate.predicate, { ...base, letNames }), tools);
-      if (gate.explain !== undefined) report([...at, "gates", gi, "explain"], checkExpression(gate.explain, { ...base, place: "explain", letNames }), tools);
+      if (gate.predicate !== undefined) report([...at, "gates", gi, "predicate"], checkExpression(gate.predicate, { ...base, letNames }));
+      if (gate.explain !== undefined) report([...at, "gates", gi, "explain"], checkExpression(gate.explain, { ...base, place: "explain", letNames }));
     });
     if (step.do) {
       const callIds = new Set<string>();

@@ -90,9 +90,9 @@ describe("draft rules", () => {
 
 describe("hostProblem", () => {
   it("lets public names and addresses through", () => {
-    for (const host of ["api.example.com", "8.8.8.8", "[2606:4700::1111]", "172.32.0.1", "192.169.0.1"]) expect(hostProblem(host), host).toBeUndefined();
+    for (const host of ["api.example.com", "api.example.com.", "8.8.8.8", "[2606:4700::1111]", "172.32.0.1", "192.169.0.1"]) expect(hostProblem(host), host).toBeUndefined();
   });
   it("refuses loopback, private, link-local and local names", () => {
-    for (const host of ["localhost", "api.localhost", "LOCALHOST.", "127.1.2.3", "0.0.0.0", "10.9.9.9", "172.31.255.255", "[::]", "[fc00::1]", "[febf::1]", "printer"]) expect(hostProblem(host), host).toBeDefined();
+    for (const host of ["localhost", "api.localhost", "LOCALHOST.", "localhost..", "api..example.com", ".", "127.1.2.3", "0.0.0.0", "10.9.9.9", "172.31.255.255", "[::]", "[fc00::1]", "[febf::1]", "printer"]) expect(hostProblem(host), host).toBeDefined();
   });
 });

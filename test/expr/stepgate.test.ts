@@ -161,6 +161,11 @@ describe("strings", () => {
     expect(run({ match_all: [1, "x"] })).toBeNull();
   });
 
+  it("match_all skips an empty match right after the previous match, as RE2 does", () => {
+    expect(run({ match_all: ["baaa", "a*"] })).toEqual(["", "aaa"]);
+    expect(run({ match_all: ["abc", ""] })).toEqual(["", "", "", ""]);
+  });
+
   it("match_all refuses a literal pattern RE2 rejects at compile time, and gives null for a computed one", () => {
     expect(() => compile({ match_all: ["x", "(?=x)"] })).toThrowError(/does not compile under RE2/);
     expect(() => compile({ match_all: ["aa", "(a)\\1"] })).toThrowError(ExpressionError);
@@ -244,6 +249,8 @@ describe("time_add and time_diff (time-operators case)", () => {
     ["2026-01-01T02:00:00+02:00", "2026-01-01T00:00:00Z", 0],
     ["2026-02-29T00:00:00Z", "2026-02-28T00:00:00Z", null],
     ["2026-01-01T00:00:00Z", 5, null],
+    ["2026-01-01T00:00:00.0001Z", "2026-01-01T00:00:00Z", 0.0001],
+    ["2026-01-01T00:00:00.5Z", "2026-01-01T00:00:01.25Z", -0.75],
   ])("time_diff(%s, %s)", (later, earlier, expected) => {
     expect(run({ time_diff: [later, earlier] })).toBe(expected);
   });

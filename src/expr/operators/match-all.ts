@@ -11,7 +11,15 @@ export function matchAll(regex: RE2JS, text: unknown): unknown {
   if (typeof text !== "string") return null;
   const grouped = regex.groupCount() > 0;
   const out: unknown[] = [];
-  for (const match of regex.matchAll(text)) out.push(grouped ? (match[1] ?? null) : match[0]);
+  let previousEnd = -1;
+  for (const match of regex.matchAll(text)) {
+    const start = match.index ?? 0;
+    const end = start + match[0].length;
+    // RE2 (and Go's FindAll) skip an empty match right after the previous match.
+    if (match[0] === "" && start === previousEnd) continue;
+    previousEnd = end;
+    out.push(grouped ? (match[1] ?? null) : match[0]);
+  }
   return out;
 }
 

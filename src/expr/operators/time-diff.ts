@@ -7,5 +7,6 @@ export const timeDiff = eager(([later, earlier]) => {
   const end = parseTimestamp(later);
   const start = parseTimestamp(earlier);
   if (!end || !start) return null;
-  return (end.millis - start.millis) / 1000;
+  // Whole seconds and fractions apart, so digits below a millisecond count.
+  return end.seconds - start.seconds + (end.fraction - start.fraction);
 });
