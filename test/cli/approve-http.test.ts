@@ -15,7 +15,7 @@ const server = startCliServer(["--ledger-dir", ledgerDir, join(repoRoot, "test/f
 
 afterAll(async () => (await server).stop());
 
-type Answer = { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
+type Answer = { action: "accept" | "decline" | "cancel"; content?: Record<string, string | boolean> };
 
 /** A 2026-07-28 client; with `answers`, it declares elicitation and answers each request in turn. */
 async function connect(answers?: Answer[]) {
@@ -109,11 +109,47 @@ describe("approve gates over 2026-07-28", () => {
     await client.close();
   });
 
+  it("refuses a repeated call that swaps the waiting output, and keeps asking about the one submitted", async () => {
+    // Manual mode: this client sends the repeated calls itself, as a client that alters them would.
+    const client = new Client({ name: "approve-http-manual", version: "1.0.0" }, { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } }, inputRequired: { autoFulfill: false } });
+    await client.connect(new StreamableHTTPClientTransport(new URL((await server).url)));
+    const submit = (output: unknown, extra: Record<string, unknown> = {}) =>
+      client.callTool({ name: "stepgate_submit", arguments: { run, output }, ...extra } as never, { allowInputRequired: true }) as Promise<Record<string, unknown>>;
+    const start = await client.callTool({ name: "approve-post", arguments: {} });
+    const run = (start.structuredContent as { run: string }).run;
+    const asked = await submit({ text: "Hello" });
+    expect(asked).toMatchObject({ resultType: "input_required", inputRequests: { person: { method: "elicitation/create" } } });
+    const approve = { inputResponses: { person: { action: "accept", content: { approved: true } } }, requestState: asked.requestState };
+
+    const swapped = await submit({ text: "Something else" }, approve);
+    expect(swapped).toMatchObject({ isError: true, structuredContent: { state: "running", waiting_for: "approval" } });
+    expect(text(swapped)).toContain("cannot be changed while it waits");
+    const call = await client.callTool({ name: "stepgate_call", arguments: { run, operation: "anything" } });
+    expect(text(call)).toContain("waiting for a person's approval");
+    // The same output without answers asks again; a tampered state is refused by the SDK before Stepgate sees it.
+    expect(await submit({ text: "Hello" })).toMatchObject({ resultType: "input_required" });
+    await expect(submit({ text: "Hello" }, { ...approve, requestState: `${String(asked.requestState)}x` })).rejects.toThrow(/requestState/);
+
+    const done = await submit({ text: "Hello" }, approve);
+    expect(done).toMatchObject({ structuredContent: { state: "finished", outputs: { draft: { text: "Hello" } } } });
+    // One submission, one verdict per gate: the refused and repeated calls leave no records.
+    expect(ledger(run).map((r) => r.type)).toEqual(["run_started", "step_started", "submit", "gate", "gate", "step_passed", "run_finished"]);
+    await client.close();
+  });
+
   it("asks about a mechanical step's output when the run starts, and goes on once approved", async () => {
     const { client, asked } = await connect([{ action: "accept", content: { approved: true } }]);
     const start = await client.callTool({ name: "approve-computed", arguments: { n: 2 } });
     expect(start.structuredContent).toMatchObject({ state: "running", step: { step: "confirm" }, completed: ["double"] });
     expect(asked[0]!.message).toContain('"value": 4');
+    await client.close();
+  });
+
+  it("ends the run with GateFailed when the person refuses a mechanical step's output", async () => {
+    const { client } = await connect([{ action: "accept", content: { approved: false, reason: "wrong input" } }]);
+    const start = await client.callTool({ name: "approve-computed", arguments: { n: 3 } });
+    expect(start.structuredContent).toMatchObject({ state: "failed", error: "GateFailed" });
+    expect(text(start)).toContain("person: declined: wrong input");
     await client.close();
   });
 });
