@@ -11,10 +11,28 @@ export interface Limits {
   toolResultChars: number;
 }
 
-/** Asks a person to approve an output (MCP elicitation, when the client supports it). */
-export interface Approver {
-  approve(request: { step: string; gate: string; message: string; output: unknown }): Promise<{ approved: true } | { approved: false; reason: string }>;
+export interface ApprovalRequest {
+  step: string;
+  gate: string;
+  message: string;
+  output: unknown;
 }
+
+export type ApprovalAnswer = { approved: true } | { approved: false; reason: string };
+
+/**
+ * How a run reaches a person for approve gates (MCP elicitation, when the
+ * client supports it). Two shapes, because the two protocol revisions differ
+ * in who waits:
+ * - `ask`: the transport can ask within the call that submitted and waits for
+ *   the answer (2025-11-25 push-style elicitation).
+ * - `between-calls`: the transport cannot hold the call open for a person
+ *   (2026-07-28 input-required results). The run parks the checked
+ *   submission as a pending approval and replies `approval`; the client asks
+ *   the person and repeats the same call with the answers, which the run
+ *   applies to what it kept. Nothing the client echoes decides the verdict.
+ */
+export type Approver = { kind: "ask"; approve(request: ApprovalRequest): Promise<ApprovalAnswer> } | { kind: "between-calls" };
 
 export interface RunContext {
   limits: Limits;

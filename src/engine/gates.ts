@@ -4,7 +4,7 @@
 import type { GateFailure } from "../errors.js";
 import { describeErrors } from "../jsonschema/ajv.js";
 import type { CompiledGate, CompiledStep } from "../loader/compile.js";
-import type { Approver } from "./context.js";
+import type { ApprovalAnswer, Approver } from "./context.js";
 import type { VerifierVerdict } from "./toolbox.js";
 
 export interface GateVerdict {
@@ -28,24 +28,40 @@ export interface GateServices {
   skip?: ReadonlyArray<"http" | "approve">;
 }
 
+export type ApproveGate = Extract<CompiledGate, { kind: "approve" }>;
+
 /** Every gate's verdict, in file order, with approvals last. */
 export async function runGates(step: CompiledStep, data: GateData, services: GateServices): Promise<GateVerdict[]> {
+  const { verdicts, approvals } = await runChecks(step, data, services);
+  for (const gate of approvals) {
+    const answer =
+      services.approver?.kind === "ask"
+        ? await services.approver.approve({ step: step.def.id, gate: gate.id, message: gate.message, output: data.output })
+        : { approved: false as const, reason: "no person can be asked: the client does not support elicitation" };
+    verdicts.push(approvalVerdict(gate, answer));
+  }
+  return verdicts;
+}
+
+/**
+ * The verdicts of every gate but the approvals, in file order, and the
+ * approvals to ask: none unless every other gate passed. Split from
+ * runGates so a run can keep these verdicts while a person is asked
+ * between calls, and add the approvals' verdicts when the answers come.
+ */
+export async function runChecks(step: CompiledStep, data: GateData, services: GateServices): Promise<{ verdicts: GateVerdict[]; approvals: ApproveGate[] }> {
   const verdicts: GateVerdict[] = [];
-  const approvals: Extract<CompiledGate, { kind: "approve" }>[] = [];
+  const approvals: ApproveGate[] = [];
   for (const gate of step.gates) {
     if ((gate.kind === "http" || gate.kind === "approve") && services.skip?.includes(gate.kind)) continue;
     if (gate.kind === "approve") approvals.push(gate);
     else verdicts.push(await runGate(gate, data, services));
   }
-  if (verdicts.every((v) => v.pass)) {
-    for (const gate of approvals) {
-      const answer = services.approver
-        ? await services.approver.approve({ step: step.def.id, gate: gate.id, message: gate.message, output: data.output })
-        : { approved: false as const, reason: "no person can be asked: the client does not support elicitation" };
-      verdicts.push({ gate: gate.id, pass: answer.approved, diagnosis: answer.approved ? "" : `declined: ${answer.reason}` });
-    }
-  }
-  return verdicts;
+  return { verdicts, approvals: verdicts.every((v) => v.pass) ? approvals : [] };
+}
+
+export function approvalVerdict(gate: ApproveGate, answer: ApprovalAnswer): GateVerdict {
+  return { gate: gate.id, pass: answer.approved, diagnosis: answer.approved ? "" : `declined: ${answer.reason}` };
 }
 
 async function runGate(gate: Exclude<CompiledGate, { kind: "approve" }>, data: GateData, services: GateServices): Promise<GateVerdict> {

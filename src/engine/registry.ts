@@ -6,7 +6,7 @@ import type { LoadedStepfile } from "../loader/load.js";
 import type { Session } from "../session.js";
 import type { Approver, RunContext } from "./context.js";
 import type { Reply } from "./replies.js";
-import { Run, type RunState } from "./run.js";
+import { Run, type ApprovalAnswers, type RunState } from "./run.js";
 
 interface Held {
   run: Run;
@@ -42,8 +42,14 @@ export class RunRegistry {
     return this.use(runId, owner, (run) => run.call(operation, args));
   }
 
-  submit(runId: string, owner: Session, output: unknown): Promise<Reply> {
-    return this.use(runId, owner, (run) => run.submit(output));
+  /** `answers` are a person's, for a submission that waits for approval (approver `between-calls`). */
+  submit(runId: string, owner: Session, output: unknown, answers?: ApprovalAnswers): Promise<Reply> {
+    return this.use(runId, owner, (run) => run.submit(output, answers));
+  }
+
+  /** The call that started a run came back with a person's answers (approver `between-calls`). */
+  answerStart(runId: string, owner: Session, inputs: unknown, answers: ApprovalAnswers | undefined): Promise<Reply> {
+    return this.use(runId, owner, (run) => run.answerStart(inputs, answers));
   }
 
   /** A session ended: abandon every run it owns. */

@@ -1,7 +1,10 @@
 // A run as a state machine: preflight -> (agent step: call*, submit+ |
 // mechanical step)* -> finished | failed | abandoned. Calls of one run are
 // handled one at a time, in arrival order, even when a client sends several
-// at once.
+// at once. With an approver that asks between calls, a step whose checks
+// passed waits in the run (`pending`) until the same call comes back with
+// the person's answers.
+import { randomUUID } from "node:crypto";
 import { CallLimitReached, GateFailed, type GateFailure, InternalError, PlaceholderUnresolved, PreflightFailed, RunNotActive, StepgateError, ToolCallFailed } from "../errors.js";
 import { canonicalJson, hashJson } from "../format/identity.js";
 import { fillPlaceholders } from "../format/placeholders.js";
@@ -9,8 +12,8 @@ import type { LedgerWriter } from "./records.js";
 import type { CompiledStep } from "../loader/compile.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import { describeErrors } from "../jsonschema/ajv.js";
-import type { RunContext } from "./context.js";
-import { failuresOf, runGates, type GateData, type GateVerdict } from "./gates.js";
+import type { ApprovalAnswer, RunContext } from "./context.js";
+import { approvalVerdict, failuresOf, runChecks, runGates, type ApproveGate, type GateData, type GateVerdict } from "./gates.js";
 import type { Reply, StepView } from "./replies.js";
 import { emptyToolbox, type CallOutcome, type RetryNotice, type Toolbox } from "./toolbox.js";
 import { runMechanicalStep } from "./mechanical.js";
@@ -27,6 +30,34 @@ export interface Evidence {
   is_error: boolean;
 }
 
+/** Which call a pending approval came from, and a hash of what it carried (the output, or the run's inputs). */
+interface CallKey {
+  call: "submit" | "start";
+  hash: string;
+}
+
+/** The person's answers a repeated call carries, by gate id, for the wait named `pending`. */
+export interface ApprovalAnswers {
+  pending: string;
+  answers: Record<string, ApprovalAnswer>;
+}
+
+/** A checked output kept while a person is asked between calls. */
+interface PendingApproval {
+  /** Random per wait, so answers given for an earlier wait are never applied to this one. */
+  id: string;
+  step: CompiledStep;
+  /** The call that must come back with the answers; any other is refused. */
+  key: CallKey;
+  /** The output as submitted (for the observer) and as the gates saw it (with derived fields). */
+  submitted: unknown;
+  checked: unknown;
+  /** Every other gate's verdict; all passed, or nobody would be asked. */
+  verdicts: GateVerdict[];
+  gates: ApproveGate[];
+  answers: Map<string, ApprovalAnswer>;
+}
+
 export class Run {
   state: RunState = "running";
   private stepIndex = -1;
@@ -39,6 +70,9 @@ export class Run {
   private completed: string[] = [];
   private toolbox: Toolbox = emptyToolbox;
   private queue: Promise<unknown> = Promise.resolve();
+  private pending: PendingApproval | undefined;
+  /** The call being handled, which a wait that starts during it must be resumed by. */
+  private currentCall: CallKey = { call: "start", hash: "" };
   readonly ledger: LedgerWriter;
   private readonly observer: RunObserver | undefined;
 
@@ -57,6 +91,7 @@ export class Run {
     const given = inputs && typeof inputs === "object" && !Array.isArray(inputs) ? (inputs as Record<string, unknown>) : {};
     const run = new Run(ctx.newRunId(), stepfile, structuredClone(given), ctx);
     run.ledger.append("run_started", { identity: stepfile.identity, inputs_hash: hashJson(given) });
+    run.currentCall = { call: "start", hash: hashJson(given) };
     const reply = await run.exclusive(async () => {
       try {
         run.toolbox = await ctx.openToolbox(stepfile, run.ledger, () => run.checkInputs(inputs));
@@ -76,8 +111,21 @@ export class Run {
     return this.exclusive(() => this.doCall(operation, args));
   }
 
-  submit(output: unknown): Promise<Reply> {
-    return this.exclusive(() => this.doSubmit(output));
+  submit(output: unknown, answers?: ApprovalAnswers): Promise<Reply> {
+    return this.exclusive(() => this.doSubmit(output, answers));
+  }
+
+  /**
+   * The call that started the run came back with a person's answers: a wait
+   * that began before the first agent step (a mechanical step's approve gate).
+   */
+  answerStart(inputs: unknown, answers: ApprovalAnswers | undefined): Promise<Reply> {
+    return this.exclusive(async () => {
+      if (this.state !== "running") return this.notActive();
+      const given = inputs && typeof inputs === "object" && !Array.isArray(inputs) ? inputs : {};
+      if (!this.pending) return this.waiting(`Run ${this.id} has no approval waiting; go on with stepgate_submit.`);
+      return this.continuePending({ call: "start", hash: hashJson(given) }, answers);
+    });
   }
 
   /** The client stopped calling, or its session ended. */
@@ -131,15 +179,13 @@ export class Run {
         if (step.mechanical) {
           const output = await runMechanicalStep(step, this.mechanicalHost());
           // As for agent steps, `produces` comes first and blocks the other gates.
-          const verdicts = step.produces(output)
-            ? await this.checkGates(step, output, {})
-            : [{ gate: "produces", pass: false, diagnosis: describeErrors(step.produces.errors).join("; ") }];
-          this.recordVerdicts(step, verdicts);
-          const failures = failuresOf(verdicts);
-          this.observeAttempt(step, output, failures);
-          if (failures.length > 0) throw new GateFailed(step.def.id, failures);
-          this.pass(step, output);
-          this.completed.push(step.def.id);
+          if (!step.produces(output)) {
+            this.concludeMechanical(step, output, [{ gate: "produces", pass: false, diagnosis: describeErrors(step.produces.errors).join("; ") }]);
+            continue;
+          }
+          const gates = await this.checkGates(step, output, {});
+          if (gates.ask.length > 0) return this.park(step, output, output, gates.verdicts, gates.ask);
+          this.concludeMechanical(step, output, gates.verdicts);
           continue;
         }
         return this.showStep(step);
@@ -196,6 +242,8 @@ export class Run {
     if (this.state !== "running") return this.notActive();
     const step = this.step;
     const refuse = (text: string): Reply => ({ kind: "call", run: this.id, state: "running", operation, isError: true, text });
+    // The waiting output's evidence is settled; calls resume once the person answered.
+    if (this.pending) return refuse(`Step ${this.pending.step.def.id}'s output is waiting for a person's approval; no operation can be called until the person answers.`);
     if (!(step.def.tools ?? []).includes(operation)) {
       this.ledger.append("tool_refused", { step: step.def.id, operation });
       return refuse(`${operation} is not available in this step. This step may call: ${(step.def.tools ?? []).join(", ") || "nothing"}.`);
@@ -264,33 +312,101 @@ export class Run {
     };
   }
 
-  private async doSubmit(output: unknown): Promise<Reply> {
+  private async doSubmit(output: unknown, answers?: ApprovalAnswers): Promise<Reply> {
     if (this.state !== "running") return this.notActive();
+    const key: CallKey = { call: "submit", hash: hashJson(output ?? null) };
+    // A repeated submit for a waiting output is the same submission, not a new attempt: no new records.
+    if (this.pending) return this.continuePending(key, answers);
+    this.currentCall = key;
     const step = this.step;
     const id = step.def.id;
-    this.ledger.append("submit", { step: id, attempt: this.attempt, output_hash: hashJson(output ?? null), output_length: canonicalLength(output) });
+    this.ledger.append("submit", { step: id, attempt: this.attempt, output_hash: key.hash, output_length: canonicalLength(output) });
     try {
       const checked = this.checkShape(step, output);
-      let verdicts: GateVerdict[];
-      let final = output;
-      if ("failure" in checked) verdicts = [checked.failure];
-      else {
-        final = checked.output;
-        verdicts = await this.checkGates(step, final, checked.lets);
-      }
-      this.recordVerdicts(step, verdicts);
-      const failures = failuresOf(verdicts);
-      this.observeAttempt(step, output, failures);
-      if (failures.length === 0) {
-        this.pass(step, final);
-        return await this.advance();
-      }
-      if (this.attempt >= step.attempts) throw new GateFailed(id, failures);
-      this.attempt += 1;
-      return { kind: "retry", run: this.id, state: "running", step: id, failures, attemptsLeft: step.attempts - this.attempt + 1 };
+      if ("failure" in checked) return await this.concludeSubmission(step, output, output, [checked.failure]);
+      const gates = await this.checkGates(step, checked.output, checked.lets);
+      if (gates.ask.length > 0) return this.park(step, output, checked.output, gates.verdicts, gates.ask);
+      return await this.concludeSubmission(step, output, checked.output, gates.verdicts);
     } catch (error) {
       return this.fail(error);
     }
+  }
+
+  /** The verdict of one attempt of an agent step: the next step, a retry, or GateFailed (thrown). */
+  private async concludeSubmission(step: CompiledStep, submitted: unknown, checked: unknown, verdicts: GateVerdict[]): Promise<Reply> {
+    const id = step.def.id;
+    this.recordVerdicts(step, verdicts);
+    const failures = failuresOf(verdicts);
+    this.observeAttempt(step, submitted, failures);
+    if (failures.length === 0) {
+      this.pass(step, checked);
+      return await this.advance();
+    }
+    if (this.attempt >= step.attempts) throw new GateFailed(id, failures);
+    this.attempt += 1;
+    return { kind: "retry", run: this.id, state: "running", step: id, failures, attemptsLeft: step.attempts - this.attempt + 1 };
+  }
+
+  /** The verdict of a mechanical step, which has one attempt: passed, or GateFailed (thrown). */
+  private concludeMechanical(step: CompiledStep, output: unknown, verdicts: GateVerdict[]) {
+    this.recordVerdicts(step, verdicts);
+    const failures = failuresOf(verdicts);
+    this.observeAttempt(step, output, failures);
+    if (failures.length > 0) throw new GateFailed(step.def.id, failures);
+    this.pass(step, output);
+    this.completed.push(step.def.id);
+  }
+
+  /**
+   * Keep a checked output until a person answers. Its gate records are
+   * written only with the verdict, so the ledger reads as it does when the
+   * person is asked within the call.
+   */
+  private park(step: CompiledStep, submitted: unknown, checked: unknown, verdicts: GateVerdict[], gates: ApproveGate[]): Reply {
+    this.pending = { id: randomUUID(), step, key: this.currentCall, submitted, checked, verdicts, gates, answers: new Map() };
+    return this.askPending(this.pending);
+  }
+
+  private askPending(p: PendingApproval): Reply {
+    const requests = p.gates.filter((g) => !p.answers.has(g.id)).map((g) => ({ step: p.step.def.id, gate: g.id, message: g.message, output: p.checked }));
+    return { kind: "approval", run: this.id, state: "running", step: p.step.def.id, pending: p.id, requests };
+  }
+
+  /**
+   * A call came back while an output waits. Only the call that parked it,
+   * carrying the same output (or inputs), may answer: the output a person
+   * is asked about cannot be swapped for another on the way back. Answers
+   * are applied to the gates kept here; without all of them the person is
+   * asked again.
+   */
+  private async continuePending(key: CallKey, given: ApprovalAnswers | undefined): Promise<Reply> {
+    const p = this.pending!;
+    if (key.call !== p.key.call || key.hash !== p.key.hash) {
+      const what = p.key.call === "submit" ? "stepgate_submit with the same output" : "the call that started the run, with the same inputs";
+      return this.waiting(`Step ${p.step.def.id}'s output is waiting for a person's approval and cannot be changed while it waits. Repeat ${what} so the person can answer.`);
+    }
+    if (given && given.pending === p.id) {
+      for (const gate of p.gates) {
+        const answer = given.answers[gate.id];
+        if (answer && !p.answers.has(gate.id)) p.answers.set(gate.id, answer);
+      }
+    }
+    if (p.gates.some((g) => !p.answers.has(g.id))) return this.askPending(p);
+    this.pending = undefined;
+    const verdicts = [...p.verdicts, ...p.gates.map((g) => approvalVerdict(g, p.answers.get(g.id)!))];
+    try {
+      if (p.step.mechanical) {
+        this.concludeMechanical(p.step, p.checked, verdicts);
+        return await this.advance();
+      }
+      return await this.concludeSubmission(p.step, p.submitted, p.checked, verdicts);
+    } catch (error) {
+      return this.fail(error);
+    }
+  }
+
+  private waiting(text: string): Reply {
+    return { kind: "waiting", run: this.id, state: "running", step: this.pending?.step.def.id ?? this.step.def.id, text };
   }
 
   /**
@@ -326,10 +442,11 @@ export class Run {
     }
   }
 
-  private checkGates(step: CompiledStep, output: unknown, lets: Record<string, unknown>): Promise<GateVerdict[]> {
+  /** Every gate's verdict; with an approver that asks between calls, the approvals still to ask instead of theirs. */
+  private async checkGates(step: CompiledStep, output: unknown, lets: Record<string, unknown>): Promise<{ verdicts: GateVerdict[]; ask: ApproveGate[] }> {
     const data: GateData = { inputs: this.inputs, steps: this.outputs, output, calls: this.calls, let: lets };
-    return runGates(step, data, {
-      verify: (tool, gate, d) =>
+    const services = {
+      verify: (tool: string, gate: string, d: GateData) =>
         this.toolbox.verify(
           tool,
           { stepfile: this.stepfile.doc.id, step: step.def.id, gate, inputs: d.inputs, steps: d.steps, output: d.output, calls: d.calls },
@@ -337,7 +454,12 @@ export class Run {
         ),
       ...(this.ctx.approver ? { approver: this.ctx.approver } : {}),
       ...(this.ctx.skipGates ? { skip: this.ctx.skipGates } : {}),
-    });
+    };
+    if (this.ctx.approver?.kind === "between-calls") {
+      const { verdicts, approvals } = await runChecks(step, data, services);
+      return { verdicts, ask: approvals };
+    }
+    return { verdicts: await runGates(step, data, services), ask: [] };
   }
 }
 

@@ -53,6 +53,15 @@ export function renderReply(reply: Reply): ToolResult {
       const done = reply.completed.length > 0 ? `Stepgate did these steps itself: ${reply.completed.join(", ")}.\n` : "";
       return result(`Run ${reply.run} finished.\n${done}${JSON.stringify({ identity: reply.identity, outputs: reply.outputs }, null, 2)}`, structured);
     }
+    case "waiting":
+      // Refused, yet the run goes on: the waiting output is untouched.
+      return result(reply.text, { run: reply.run, state: reply.state, step: { step: reply.step }, waiting_for: "approval", message: reply.text }, true);
+    case "approval": {
+      // The MCP factory turns this into an input-required result; it reaches
+      // here only if no person can be asked that way, so say what waits.
+      const structured = { run: reply.run, state: reply.state, step: { step: reply.step }, waiting_for: "approval", gates: reply.requests.map((r) => r.gate) };
+      return result(`Step ${reply.step}'s output is waiting for a person's approval (${reply.requests.map((r) => r.gate).join(", ")}).`, structured, true);
+    }
     case "failed": {
       const { error } = reply;
       const structured = { run: reply.run, state: reply.state, error: error.name, message: error.message, details: error.details };

@@ -2,16 +2,17 @@
 // a tool, stepgate_call and stepgate_submit, which drive runs, and the
 // authoring tools. It knows nothing of stdio or HTTP; it hands each
 // session's requests to the engine or to src/authoring.
-import { Server } from "@modelcontextprotocol/server";
+import { Server, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import { Authoring, AUTHORING_TOOLS, isAuthoringTool, type AuthoringAnswer, type AuthoringOptions } from "../authoring/index.js";
 import { StepgateError } from "../errors.js";
 import type { RunRegistry } from "../engine/registry.js";
 import type { LoadedStepfile } from "../loader/load.js";
+import type { Reply } from "../engine/replies.js";
 import type { ServedStepfiles } from "./served.js";
 import type { Session } from "../session.js";
 import type { McpServerFactory } from "./factory-types.js";
 import { SERVER_INSTRUCTIONS } from "./instructions.js";
-import { elicitationApprover } from "./approver.js";
+import { ApprovalRounds, elicitationApprover } from "./approver.js";
 import { renderReply, type ToolResult } from "./render.js";
 import { RUN_TOOLS } from "./run-tools.js";
 
@@ -28,17 +29,21 @@ export interface FactoryOptions {
 export function createServerFactory(options: FactoryOptions): McpServerFactory {
   const servers = new Map<string, { server: Server; stopListening: () => void }>();
   const authoring = new Authoring(options.authoring);
+  const rounds = new ApprovalRounds(options.approvalTimeoutMs);
 
   return {
     create(session: Session) {
-      const server = new Server({ name: "stepgate", version: options.version }, { capabilities: { tools: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS });
+      const server = new Server(
+        { name: "stepgate", version: options.version },
+        { capabilities: { tools: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS, requestState: { verify: rounds.verify } },
+      );
       // With --watch, a reloaded stepfile changes the tool list: tell the client.
       const stopListening = options.stepfiles.onChange(() => void server.sendToolListChanged().catch(() => undefined));
       servers.set(session.id, { server, stopListening });
       server.setRequestHandler("tools/list", () => ({ tools: toolList(options.stepfiles.list()) as never }));
-      server.setRequestHandler("tools/call", async (request) => {
+      server.setRequestHandler("tools/call", async (request, ctx) => {
         const { name, arguments: args = {} } = request.params;
-        return (await callTool(name, args as Record<string, unknown>, session, server)) as never;
+        return (await callTool(name, args as Record<string, unknown>, session, server, ctx)) as never;
       });
       return server;
     },
@@ -49,13 +54,27 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
     },
   };
 
-  async function callTool(name: string, args: Record<string, unknown>, session: Session, server: Server): Promise<ToolResult> {
+  async function callTool(name: string, args: Record<string, unknown>, session: Session, server: Server, ctx: ServerContext): Promise<ToolResult | InputRequiredResult> {
+    // A reply that waits for a person becomes an input-required result; the client repeats this call with the answers.
+    const respond = async (reply: Reply) => (reply.kind === "approval" ? rounds.ask(name, args, reply) : renderReply(reply));
+    // Only the call that asked may bring the answers back, unchanged: these calls start runs, so the run's
+    // inputs alone do not show it is the same call (stepgate_try's draft is not part of the run).
+    const answerStart = async (inputs: unknown) => {
+      const repeated = rounds.read(ctx, name, args);
+      if (!repeated) return undefined;
+      if (!repeated.sameCall) return usage(`this call carries a person's answers for run ${repeated.run}, but not the arguments of the call that asked; repeat that call unchanged`);
+      return respond(await options.registry.answerStart(repeated.run, session, inputs, repeated.answers));
+    };
     const entry = options.stepfiles.byId(name);
     if (entry?.unreadable) return renderReply({ kind: "failed", run: "", state: "failed", error: entry.unreadable });
-    if (entry) return renderReply(await options.registry.start(entry.loaded, args, session, elicitationApprover(server, options.approvalTimeoutMs)));
+    if (entry) return (await answerStart(args)) ?? respond(await options.registry.start(entry.loaded, args, session, elicitationApprover(server, options.approvalTimeoutMs)));
     if (isAuthoringTool(name)) {
+      if (name === "stepgate_try") {
+        const resumed = await answerStart(args.inputs ?? {});
+        if (resumed) return resumed;
+      }
       try {
-        return renderAuthoring(await authoring.call(name, args, { registry: options.registry, session, approver: () => elicitationApprover(server, options.approvalTimeoutMs) }));
+        return await renderAuthoring(await authoring.call(name, args, { registry: options.registry, session, approver: () => elicitationApprover(server, options.approvalTimeoutMs) }), respond);
       } catch (error) {
         if (!(error instanceof StepgateError)) throw error;
         // stepgate_try failing before its run starts reads like any run that failed to start.
@@ -71,7 +90,10 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
         return renderReply(await options.registry.call(run, session, args.operation, args.arguments ?? {}));
       }
       if (!("output" in args)) return usage("stepgate_submit needs output, the step's output as JSON");
-      return renderReply(await options.registry.submit(run, session, args.output));
+      // The run checks that the output is the one waiting; answers for another run are not this call's.
+      const repeated = rounds.read(ctx, name, args);
+      const answers = repeated?.run === run ? repeated.answers : undefined;
+      return respond(await options.registry.submit(run, session, args.output, answers));
     }
     return usage(`unknown tool ${name}`);
   }
@@ -95,10 +117,10 @@ function toolList(stepfiles: readonly LoadedStepfile[]) {
   ];
 }
 
-function renderAuthoring(answer: AuthoringAnswer): ToolResult {
+async function renderAuthoring(answer: AuthoringAnswer, respond: (reply: Reply) => Promise<ToolResult | InputRequiredResult>): Promise<ToolResult | InputRequiredResult> {
   switch (answer.kind) {
     case "run":
-      return renderReply(answer.reply);
+      return respond(answer.reply);
     case "usage":
       return usage(answer.text);
     case "data":
