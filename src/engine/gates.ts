@@ -24,8 +24,6 @@ export interface GateData {
 export interface GateServices {
   verify(tool: string, gate: string, data: GateData): Promise<VerifierVerdict>;
   approver?: Approver;
-  /** Gate kinds left out of the verdict (offline cases). */
-  skip?: ReadonlyArray<"http" | "approve">;
 }
 
 /** Every gate's verdict, in file order, with approvals last. */
@@ -33,7 +31,6 @@ export async function runGates(step: CompiledStep, data: GateData, services: Gat
   const verdicts: GateVerdict[] = [];
   const approvals: Extract<CompiledGate, { kind: "approve" }>[] = [];
   for (const gate of step.gates) {
-    if ((gate.kind === "http" || gate.kind === "approve") && services.skip?.includes(gate.kind)) continue;
     if (gate.kind === "approve") approvals.push(gate);
     else verdicts.push(await runGate(gate, data, services));
   }
