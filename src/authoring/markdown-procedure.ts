@@ -16,7 +16,7 @@ export interface Procedure {
   description?: string;
   title?: string;
   steps: ProcedureStep[];
-  /** Rules stated outside any step (an intro or a "Rules" section). */
+  /** Rules stated outside any step (an intro, or the text around a section's numbered items). */
   generalRules: string[];
 }
 
@@ -36,27 +36,21 @@ export function readProcedure(markdown: string): Procedure {
   const h1 = tokens.find((t): t is Tokens.Heading => t.type === "heading" && t.depth === 1);
   if (h1) procedure.title = h1.text.trim();
 
-  const hasNumbered = tokens.some((t) => t.type === "list" && (t as Tokens.List).ordered);
-  if (hasNumbered) {
-    // Numbered items are the steps; everything else states general rules.
-    for (const token of tokens) {
-      if (token.type === "list" && (token as Tokens.List).ordered) {
-        for (const item of (token as Tokens.List).items) procedure.steps.push(step(firstLine(item.text), item.text.trim()));
-      } else procedure.generalRules.push(...rulesIn(textOf(token)));
-    }
-    return procedure;
-  }
-  // Otherwise each second-level heading is a step, its section the instructions.
-  let current: { title: string; parts: string[] } | undefined;
+  // The document is read as sections, each opened by a second-level heading
+  // (a first-level one closes the section without opening another). Each
+  // section is judged on its own, so a prose section is never lost because
+  // another section happens to number its steps.
+  let section: { title: string; tokens: Token[] } | undefined;
   const close = () => {
-    if (current) procedure.steps.push(step(current.title, current.parts.join("").trim() || current.title));
+    if (section) readSection(procedure, section.title, section.tokens);
+    section = undefined;
   };
   for (const token of tokens) {
     if (token.type === "heading" && (token as Tokens.Heading).depth <= 2) {
       close();
-      current = (token as Tokens.Heading).depth === 2 ? { title: (token as Tokens.Heading).text.trim(), parts: [] } : undefined;
-    } else if (current) current.parts.push(token.raw);
-    else procedure.generalRules.push(...rulesIn(textOf(token)));
+      if ((token as Tokens.Heading).depth === 2) section = { title: (token as Tokens.Heading).text.trim(), tokens: [] };
+    } else if (section) section.tokens.push(token);
+    else readNumbered(procedure, [token]);
   }
   close();
   if (procedure.steps.length === 0 && body.trim() !== "") {
@@ -65,6 +59,31 @@ export function readProcedure(markdown: string): Procedure {
     procedure.generalRules = [];
   }
   return procedure;
+}
+
+/**
+ * A section with numbered items contributes one step per item; its other
+ * text is context, whose rules are general. A section without any is a step
+ * itself: its prose the instructions, its rules the step's.
+ */
+function readSection(procedure: Procedure, title: string, tokens: Token[]): void {
+  if (tokens.some(isNumbered)) return readNumbered(procedure, tokens);
+  const text = tokens.map((t) => t.raw).join("").trim();
+  // Code shows commands, not rules, so only the prose around it states them.
+  procedure.steps.push({ title, text: text || title, rules: rulesIn(tokens.map(textOf).join("")) });
+}
+
+/** Numbered items become steps; everything else in these tokens states general rules. */
+function readNumbered(procedure: Procedure, tokens: Token[]): void {
+  for (const token of tokens) {
+    if (isNumbered(token)) {
+      for (const item of token.items) procedure.steps.push(step(firstLine(item.text), item.text.trim()));
+    } else procedure.generalRules.push(...rulesIn(textOf(token)));
+  }
+}
+
+function isNumbered(token: Token): token is Tokens.List {
+  return token.type === "list" && (token as Tokens.List).ordered;
 }
 
 function step(title: string, text: string): ProcedureStep {

@@ -45,13 +45,11 @@ export interface RunContext {
    * MCP servers. Throws PreflightFailed naming the item.
    */
   openToolbox: (stepfile: LoadedStepfile, ledger: LedgerWriter, checkInputs: () => void) => Promise<Toolbox>;
-  /** Set per run by the transport when its client can ask a person (MCP elicitation). */
-  approver?: Approver;
   /**
-   * Gate kinds not run at all: `stepgate --test` is offline, so it can reach
-   * no verifier and ask no person; the verdict is computed without them.
+   * Set per run by the transport when its client can ask a person (MCP
+   * elicitation); `stepgate --test` sets one that answers from the cases file.
    */
-  skipGates?: ReadonlyArray<"http" | "approve">;
+  approver?: Approver;
   /** Sees each run's attempts as they happen (`--record-cases`, `--test`); undefined to watch nothing. */
   observe?: (run: { id: string; stepfile: LoadedStepfile; inputs: Record<string, unknown> }) => RunObserver | undefined;
 }

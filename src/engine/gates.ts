@@ -24,8 +24,6 @@ export interface GateData {
 export interface GateServices {
   verify(tool: string, gate: string, data: GateData): Promise<VerifierVerdict>;
   approver?: Approver;
-  /** Gate kinds left out of the verdict (offline cases). */
-  skip?: ReadonlyArray<"http" | "approve">;
 }
 
 export type ApproveGate = Extract<CompiledGate, { kind: "approve" }>;
@@ -53,7 +51,6 @@ export async function runChecks(step: CompiledStep, data: GateData, services: Ga
   const verdicts: GateVerdict[] = [];
   const approvals: ApproveGate[] = [];
   for (const gate of step.gates) {
-    if ((gate.kind === "http" || gate.kind === "approve") && services.skip?.includes(gate.kind)) continue;
     if (gate.kind === "approve") approvals.push(gate);
     else verdicts.push(await runGate(gate, data, services));
   }

@@ -96,7 +96,7 @@ export class Run {
       try {
         run.toolbox = await ctx.openToolbox(stepfile, run.ledger, () => run.checkInputs(inputs));
         const asksPerson = stepfile.compiled.steps.some((s) => s.gates.some((g) => g.kind === "approve"));
-        if (asksPerson && !ctx.approver && !ctx.skipGates?.includes("approve")) {
+        if (asksPerson && !ctx.approver) {
           throw new PreflightFailed("approval", "this stepfile has approve gates, and this client cannot ask a person (it does not support MCP elicitation)");
         }
       } catch (error) {
@@ -453,7 +453,6 @@ export class Run {
           (notice) => this.recordRetry(notice),
         ),
       ...(this.ctx.approver ? { approver: this.ctx.approver } : {}),
-      ...(this.ctx.skipGates ? { skip: this.ctx.skipGates } : {}),
     };
     if (this.ctx.approver?.kind === "between-calls") {
       const { verdicts, approvals } = await runChecks(step, data, services);

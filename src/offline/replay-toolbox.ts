@@ -3,20 +3,39 @@
 // calls the next requests must be; a request that is not the next recorded
 // call (operation and arguments, compared as JSON) is a mismatch, which is
 // how a mechanical step is replayed rather than trusted.
+//
+// Offline there is no verifier to POST to and no person to ask, so `http`
+// and `approve` gates answer from the entry being judged: failed when its
+// `expect.fail` lists them, passed otherwise. The engine then decides retries
+// and the next step exactly as the recorded run did.
 import type { ValidateFunction } from "ajv";
 import { jsonEqual } from "../expr/index.js";
 import { exposedName } from "../format/types.js";
 import type { LoadedStepfile } from "../loader/load.js";
-import type { CallOutcome, OperationView, Toolbox } from "../engine/toolbox.js";
+import type { Approver } from "../engine/context.js";
+import type { CallOutcome, OperationView, Toolbox, VerifierVerdict } from "../engine/toolbox.js";
 import { loadOperations } from "../tools/openapi/index.js";
 import { argumentProblems, outcomeFacts, remoteSchemas } from "../tools/toolbox.js";
-import type { CaseCall } from "./cases-file.js";
+import type { CaseCall, Expectation } from "./cases-file.js";
 
 export class ReplayToolbox implements Toolbox {
   private pending: CaseCall[] | undefined;
   private made = 0;
   /** Why the last request was refused, when it did not match the recorded call. */
   mismatch: string | undefined;
+  /** The gates the entry being judged records as failed. */
+  private recordedFailures: ReadonlySet<string> = new Set();
+
+  /** Answers approve gates as the entry being judged records them; set it as the run's approver. */
+  readonly approver: Approver = {
+    kind: "ask",
+    approve: ({ gate }) =>
+      Promise.resolve(
+        this.recordedFailures.has(gate)
+          ? { approved: false as const, reason: "the cases file records this approval as declined (nobody is asked offline)" }
+          : { approved: true as const },
+      ),
+  };
 
   private constructor(private readonly schemas: ReadonlyMap<string, { view: OperationView; validate: ValidateFunction }>) {}
 
@@ -46,6 +65,14 @@ export class ReplayToolbox implements Toolbox {
     this.pending = calls ? [...calls] : undefined;
     this.made = 0;
     this.mismatch = undefined;
+  }
+
+  /**
+   * The expectation of the entry whose attempt the engine judges next, or
+   * undefined when no entry is being judged (every such gate then passes).
+   */
+  judging(expectation: Expectation | undefined): void {
+    this.recordedFailures = new Set(expectation === undefined || expectation === "pass" ? [] : expectation.fail);
   }
 
   /** Recorded calls no request asked for. */
@@ -89,9 +116,10 @@ export class ReplayToolbox implements Toolbox {
     return outcome.text;
   }
 
-  verify(tool: string): Promise<never> {
-    // The runner skips http gates offline, so reaching here is a bug of ours.
-    return Promise.reject(new Error(`offline: verifier ${tool} cannot be reached`));
+  /** The engine names the gate in the payload it would POST; that is all the recorded verdict needs. */
+  verify(_tool: string, payload: Record<string, unknown>): Promise<VerifierVerdict> {
+    const failed = typeof payload.gate === "string" && this.recordedFailures.has(payload.gate);
+    return Promise.resolve(failed ? { pass: false, message: "the cases file records this gate as failed (no verifier is asked offline)" } : { pass: true });
   }
 
   close(): Promise<void> {

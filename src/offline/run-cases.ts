@@ -13,7 +13,10 @@ import { Run } from "../engine/run.js";
 import type { Case, CaseEntry, CasesFile, Expectation } from "./cases-file.js";
 import { ReplayToolbox } from "./replay-toolbox.js";
 
-/** Offline there is no verifier to POST to and no person to ask. */
+/**
+ * Offline there is no verifier to POST to and no person to ask: gates of
+ * these kinds are not checked, they take the verdict their entry records.
+ */
 export const SKIPPED_GATE_KINDS = ["http", "approve"] as const;
 
 export interface EntryResult {
@@ -26,7 +29,7 @@ export interface EntryResult {
   failures?: GateFailure[];
   /** What differs: the verdict, a mechanical call or output, or why there was no verdict. Empty when it agrees. */
   problems: string[];
-  /** Gates of this step left out of the verdict, as `<id> (<kind>)`. */
+  /** Gates of this step not checked offline (their verdict is the recorded one), as `<id> (<kind>)`. */
   skipped: string[];
 }
 
@@ -62,6 +65,7 @@ async function runCase(stepfile: LoadedStepfile, c: Case, limits: Limits): Promi
   const begin = (entry: CaseEntry) => {
     current = { entry, index: next };
     next += 1;
+    toolbox.judging(entry.expect);
   };
   const observer: RunObserver = {
     // The engine runs mechanical steps on its own, inside start or submit,
@@ -70,7 +74,10 @@ async function runCase(stepfile: LoadedStepfile, c: Case, limits: Limits): Promi
       if (!mechanical) return;
       const entry = stopped === undefined ? c.steps[next] : undefined;
       if (entry && entry.step !== step) stopped = `entry ${next + 1} is for step ${entry.step}, but the run reached mechanical step ${step}`;
-      if (!entry || stopped !== undefined) return toolbox.load(undefined);
+      if (!entry || stopped !== undefined) {
+        toolbox.judging(undefined);
+        return toolbox.load(undefined);
+      }
       begin(entry);
       toolbox.load(entry.calls);
     },
@@ -90,7 +97,8 @@ async function runCase(stepfile: LoadedStepfile, c: Case, limits: Limits): Promi
       checkInputs();
       return Promise.resolve(toolbox);
     },
-    skipGates: SKIPPED_GATE_KINDS,
+    // Verifiers (toolbox.verify) and approvals answer from the entry being judged.
+    approver: toolbox.approver,
     observe: () => observer,
   };
 

@@ -55,6 +55,41 @@ describe("stepgate_outline", () => {
     expect(doc.steps[1].gates[0]).toMatchObject({ id: "always-add-a-severity-label", message: "ALWAYS add a severity label." });
   });
 
+  it("keeps a second-level section without numbered items as a step when another section has them", () => {
+    const markdown = [
+      "# Release notes",
+      "",
+      "1. Open the tracker.",
+      "",
+      "## Gather",
+      "",
+      "Work from the merged list. NEVER include reverts.",
+      "",
+      "1. Collect the merged changes.",
+      "2. Group them by area.",
+      "",
+      "## Publish",
+      "",
+      "Post the notes. Always double-check. MUST NOT leak secrets.",
+      "",
+    ].join("\n");
+    const doc = parse(outline(markdown).stepfile);
+    expect(doc.steps.map((s: { id: string; instructions: string }) => [s.id, s.instructions])).toEqual([
+      ["open-the-tracker", "Open the tracker."],
+      ["collect-the-merged-changes", "Collect the merged changes."],
+      ["group-them-by-area", "Group them by area."],
+      ["publish", "Post the notes. Always double-check. MUST NOT leak secrets."],
+    ]);
+    // Publish's rules are its own gates, not rules "stated for the whole procedure" on Gather's last step;
+    // prose around numbered items is outside any step, so its rule goes to the last step, marked to be moved.
+    expect(doc.steps[2].gates.map((g: { id: string }) => g.id)).toEqual(["check"]);
+    expect(doc.steps[3].gates.map((g: { message: string; predicate: string }) => [g.message, g.predicate.includes("whole procedure")])).toEqual([
+      ["Always double-check.", false],
+      ["MUST NOT leak secrets.", false],
+      ["NEVER include reverts.", true],
+    ]);
+  });
+
   it("still gives a skeleton for unstructured or empty text, and skips broken frontmatter", () => {
     const flat = parse(outline("---\nname: [broken\n---\nJust do the thing. Never rush.").stepfile);
     expect(flat.steps).toHaveLength(1);

@@ -1,6 +1,7 @@
 // --record-cases end to end: serve a stepfile over stdio against a loopback
-// API, drive runs with failures and retries, and replay what was recorded
-// with `stepgate --test`, which must agree with every verdict.
+// API (and a loopback verifier), drive runs with failures and retries, and
+// replay what was recorded with `stepgate --test`, which must agree with
+// every verdict.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -123,5 +124,74 @@ describe("--record-cases", () => {
     const refused = await call("shelf", { shelf: "" });
     expect(refused.state).toBe("failed");
     expect(readdirSync(join(dir, "cases"))).not.toContain(`shelf-${refused.run}.cases.yaml`);
+  });
+});
+
+// Offline there is no verifier, so a recorded http gate takes the verdict the
+// entry records. Without that, an attempt the verifier refused replays as a
+// pass and the run leaves the step the recording retried.
+describe("--record-cases with an http gate", () => {
+  let api: ApiFixture;
+  let served: SpawnedStepgate;
+  let dir: string;
+  let stepfilePath: string;
+
+  beforeAll(async () => {
+    api = await startApiFixture([
+      { method: "POST", path: "/verify", answers: [{ json: { pass: false, message: "not yet" } }, { json: { pass: true } }] },
+    ]);
+    dir = mkdtempSync(join(tmpdir(), "stepgate-record-http-"));
+    stepfilePath = join(dir, "review.stepfile.json");
+    const stepfile = {
+      stepgate: "1",
+      id: "review",
+      inputs: { type: "object" },
+      tools: { policy: { verifier: { url: `${api.origin}/verify` } } },
+      steps: [
+        {
+          id: "draft",
+          instructions: "Write a note.",
+          produces: { type: "object", required: ["note"], properties: { note: { type: "string" } } },
+          retries: 1,
+          gates: [{ id: "ver", http: { tool: "policy" } }],
+        },
+        {
+          id: "final",
+          do: { calls: [], output: { note: { var: "steps.draft.note" } } },
+          produces: { type: "object" },
+        },
+      ],
+    };
+    writeFileSync(stepfilePath, JSON.stringify(stepfile, null, 2));
+    served = await spawnStepgate(["--record-cases", join(dir, "cases"), "--ledger-dir", join(dir, "ledger"), stepfilePath]);
+  });
+
+  afterAll(async () => {
+    await served?.close();
+    await api?.close();
+  });
+
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await served.client.callTool({ name, arguments: args })).structuredContent as { run: string; state: string; failures?: unknown[] };
+
+  it("replays a verifier's refusal as recorded, and follows the recorded retry", async () => {
+    const start = await call("review", {});
+    expect(start.state).toBe("running");
+    expect(await call("stepgate_submit", { run: start.run, output: { note: "a" } })).toMatchObject({ state: "running", failures: [{ gate: "ver" }] });
+    expect(await call("stepgate_submit", { run: start.run, output: { note: "b" } })).toMatchObject({ state: "finished" });
+
+    const path = join(dir, "cases", `review-${start.run}.cases.yaml`);
+    const cases = parse(readFileSync(path, "utf8")) as { cases: Array<{ steps: Array<Record<string, unknown>> }> };
+    expect(cases.cases[0]!.steps.map((s) => [s.step, s.expect])).toEqual([
+      ["draft", { fail: ["ver"] }],
+      ["draft", "pass"],
+      ["final", "pass"],
+    ]);
+
+    const replay = await stepgate("--test", stepfilePath, path);
+    expect(replay.stdout).toContain("ok   1. draft: fail [ver]");
+    expect(replay.stdout).toContain("skipped offline");
+    expect(replay.stdout).toContain("1 case: 1 agree, 0 differ");
+    expect(replay.code).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
-// runCases through the real engine with inline stepfiles: what is skipped
-// offline, how mechanical steps are replayed rather than trusted, and how
-// evidence accumulates across attempts.
+// runCases through the real engine with inline stepfiles: how gates that
+// cannot be checked offline take their recorded verdict, how mechanical
+// steps are replayed rather than trusted, and how evidence accumulates
+// across attempts.
 import { describe, expect, it } from "vitest";
 import { loadStepfileText } from "../../src/loader/load.js";
 import { formatReport, parseCases, runCases, type CasesReport } from "../../src/offline/index.js";
@@ -90,6 +91,26 @@ describe("runCases", () => {
     expect(first).toMatchObject({ problems: [], skipped: ["policy (http)", "sign-off (approve)"] });
     expect(second!.failures).toEqual([]);
     expect(formatReport(report)).toContain("skipped offline: policy (http), sign-off (approve)");
+  });
+
+  it("takes an http or approve gate listed in expect.fail as failed, and follows the recorded retries", async () => {
+    const report = await play(`${fetchEntry}      - step: pick
+        calls: [{ tool: getBook, arguments: { id: b1 }, result: { title: Emma } }]
+        output: { title: Emma }
+        expect: { fail: [sign-off] }
+      - step: pick
+        output: { title: Emma }
+        expect: { fail: [policy] }
+      - step: pick
+        output: { title: Emma }
+        expect: pass
+`);
+    expect(formatReport(report)).toContain("1 case: 1 agree, 0 differ");
+    const [, declined, refused, passed] = report.cases[0]!.entries;
+    expect(declined!.failures).toEqual([{ gate: "sign-off", diagnosis: expect.stringMatching(/^declined: the cases file records this approval as declined/) }]);
+    // Approval is asked only once the other gates pass, offline as live.
+    expect(refused!.failures).toEqual([{ gate: "policy", diagnosis: expect.stringMatching(/^the cases file records this gate as failed/) }]);
+    expect(passed).toMatchObject({ failures: [], problems: [], skipped: ["policy (http)", "sign-off (approve)"] });
   });
 
   it("fails a recorded error status the call does not accept, as a live run does", async () => {
