@@ -6,7 +6,8 @@
 // the person's answers.
 import { randomUUID } from "node:crypto";
 import { CallLimitReached, GateFailed, type GateFailure, InternalError, PlaceholderUnresolved, PreflightFailed, RunNotActive, StepgateError, ToolCallFailed } from "../errors.js";
-import { canonicalJson, hashJson } from "../format/identity.js";
+import { canonicalLength, hashJson } from "../format/identity.js";
+import { checkShape } from "./shape.js";
 import { fillPlaceholders } from "../format/placeholders.js";
 import type { LedgerWriter } from "./records.js";
 import type { CompiledStep } from "../loader/compile.js";
@@ -322,7 +323,9 @@ export class Run {
     const id = step.def.id;
     this.ledger.append("submit", { step: id, attempt: this.attempt, output_hash: key.hash, output_length: canonicalLength(output) });
     try {
-      const checked = this.checkShape(step, output);
+      const checked = checkShape(step, output, { inputs: this.inputs, steps: this.outputs, calls: this.calls }, (full) =>
+        this.ledger.append("derived", { step: id, attempt: this.attempt, output_hash: hashJson(full), output_length: canonicalLength(full) }),
+      );
       if ("failure" in checked) return await this.concludeSubmission(step, output, output, [checked.failure]);
       const gates = await this.checkGates(step, checked.output, checked.lets);
       if (gates.ask.length > 0) return this.park(step, output, checked.output, gates.verdicts, gates.ask);
@@ -409,27 +412,6 @@ export class Run {
     return { kind: "waiting", run: this.id, state: "running", step: this.pending?.step.def.id ?? this.step.def.id, text };
   }
 
-  /**
-   * `derive` and `produces`, in the order of format 5.3: refuse derived
-   * fields, check the reduced schema, evaluate `let`, add derived fields,
-   * check the whole `produces`.
-   */
-  private checkShape(step: CompiledStep, output: unknown): { output: unknown; lets: Record<string, unknown> } | { failure: GateVerdict } {
-    const fail = (gate: string, diagnosis: string) => ({ failure: { gate, pass: false, diagnosis } });
-    const submitted = output && typeof output === "object" && !Array.isArray(output) ? (output as Record<string, unknown>) : undefined;
-    const sent = step.derive.map(([name]) => name).filter((name) => submitted && Object.hasOwn(submitted, name));
-    if (sent.length > 0) return fail("derive", `${sent.join(", ")} ${sent.length === 1 ? "is" : "are"} computed by Stepgate; submit the output without ${sent.length === 1 ? "it" : "them"}`);
-    if (!step.shown(output)) return fail("produces", describeErrors(step.shown.errors).join("; "));
-    const data = { inputs: this.inputs, steps: this.outputs, output, calls: this.calls, let: {} as Record<string, unknown> };
-    for (const [name, expr] of step.lets) data.let[name] = expr(data);
-    if (step.derive.length === 0) return { output, lets: data.let };
-    const full: Record<string, unknown> = { ...submitted };
-    for (const [name, expr] of step.derive) full[name] = expr(data);
-    this.ledger.append("derived", { step: step.def.id, attempt: this.attempt, output_hash: hashJson(full), output_length: canonicalLength(full) });
-    if (!step.produces(full)) return fail("produces", describeErrors(step.produces.errors).join("; "));
-    return { output: full, lets: data.let };
-  }
-
   private observeAttempt(step: CompiledStep, output: unknown, failures: GateFailure[]) {
     const calls = this.attemptCalls;
     this.attemptCalls = [];
@@ -462,10 +444,6 @@ export class Run {
   }
 }
 
-/** Length in bytes of a value's canonical form, as the ledger records it. */
-function canonicalLength(value: unknown): number {
-  return Buffer.byteLength(canonicalJson(value ?? null));
-}
 
 /** A bug of ours must still end the run with a typed error, never a stack trace to the client. */
 function internalFailure(error: unknown): StepgateError {

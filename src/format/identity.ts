@@ -17,3 +17,8 @@ export function sha256(text: string | Uint8Array): string {
 export function hashJson(value: unknown): string {
   return sha256(canonicalJson(value));
 }
+
+/** Length in bytes of a value's canonical form, as the ledger records it. */
+export function canonicalLength(value: unknown): number {
+  return Buffer.byteLength(canonicalJson(value ?? null));
+}
