@@ -123,3 +123,17 @@ describe("stepgate CLI", () => {
     expect(records.map((r) => r.type).slice(0, 2)).toEqual(["run_started", "step_started"]);
   });
 });
+
+describe("stepgate CLI output", () => {
+  it("stops quietly when its reader goes away (stepgate --list | head -1)", async () => {
+    const { spawn } = await import("node:child_process");
+    const child = spawn(process.execPath, [bin, "--list"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += String(d)));
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(0);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
