@@ -41,5 +41,5 @@ set. It never writes them to disk.
 Exit codes: 0 success, 1 a check failed (--verify, --test: a verdict differs),
 a stepfile or cases file is invalid or --auth could not authorize, 2 bad usage
 (with --test, also a stepfile, catalog name or cases file that cannot be
-found).
+found), 70 an internal error (one line; set STEPGATE_DEBUG=1 for the stack).
 `;
