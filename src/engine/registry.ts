@@ -6,7 +6,8 @@ import type { LoadedStepfile } from "../loader/load.js";
 import type { Session } from "../session.js";
 import type { Approver, RunContext } from "./context.js";
 import type { Reply } from "./replies.js";
-import { Run, type ApprovalAnswers, type RunState } from "./run.js";
+import { Run, type RunState } from "./run.js";
+import type { ApprovalAnswers } from "./approval-wait.js";
 
 interface Held {
   run: Run;

@@ -4,7 +4,6 @@
 // at once. With an approver that asks between calls, a step whose checks
 // passed waits in the run (`pending`) until the same call comes back with
 // the person's answers.
-import { randomUUID } from "node:crypto";
 import { CallLimitReached, GateFailed, type GateFailure, InternalError, PlaceholderUnresolved, PreflightFailed, RunNotActive, StepgateError, ToolCallFailed } from "../errors.js";
 import { canonicalLength, hashJson } from "../format/identity.js";
 import { checkShape } from "./shape.js";
@@ -13,8 +12,9 @@ import type { LedgerWriter } from "./records.js";
 import type { CompiledStep } from "../loader/compile.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import { describeErrors } from "../jsonschema/ajv.js";
-import type { ApprovalAnswer, RunContext } from "./context.js";
-import { approvalVerdict, failuresOf, runChecks, runGates, type ApproveGate, type GateData, type GateVerdict } from "./gates.js";
+import type { RunContext } from "./context.js";
+import { failuresOf, runChecks, runGates, type ApproveGate, type GateData, type GateVerdict } from "./gates.js";
+import { ApprovalWait, type ApprovalAnswers, type CallKey } from "./approval-wait.js";
 import type { Reply, StepView } from "./replies.js";
 import { emptyToolbox, type CallOutcome, type RetryNotice, type Toolbox } from "./toolbox.js";
 import { runMechanicalStep } from "./mechanical.js";
@@ -31,34 +31,6 @@ export interface Evidence {
   is_error: boolean;
 }
 
-/** Which call a pending approval came from, and a hash of what it carried (the output, or the run's inputs). */
-interface CallKey {
-  call: "submit" | "start";
-  hash: string;
-}
-
-/** The person's answers a repeated call carries, by gate id, for the wait named `pending`. */
-export interface ApprovalAnswers {
-  pending: string;
-  answers: Record<string, ApprovalAnswer>;
-}
-
-/** A checked output kept while a person is asked between calls. */
-interface PendingApproval {
-  /** Random per wait, so answers given for an earlier wait are never applied to this one. */
-  id: string;
-  step: CompiledStep;
-  /** The call that must come back with the answers; any other is refused. */
-  key: CallKey;
-  /** The output as submitted (for the observer) and as the gates saw it (with derived fields). */
-  submitted: unknown;
-  checked: unknown;
-  /** Every other gate's verdict; all passed, or nobody would be asked. */
-  verdicts: GateVerdict[];
-  gates: ApproveGate[];
-  answers: Map<string, ApprovalAnswer>;
-}
-
 export class Run {
   state: RunState = "running";
   private stepIndex = -1;
@@ -71,7 +43,7 @@ export class Run {
   private completed: string[] = [];
   private toolbox: Toolbox = emptyToolbox;
   private queue: Promise<unknown> = Promise.resolve();
-  private pending: PendingApproval | undefined;
+  private pending: ApprovalWait | undefined;
   /** The call being handled, which a wait that starts during it must be resumed by. */
   private currentCall: CallKey = { call: "start", hash: "" };
   readonly ledger: LedgerWriter;
@@ -366,13 +338,12 @@ export class Run {
    * person is asked within the call.
    */
   private park(step: CompiledStep, submitted: unknown, checked: unknown, verdicts: GateVerdict[], gates: ApproveGate[]): Reply {
-    this.pending = { id: randomUUID(), step, key: this.currentCall, submitted, checked, verdicts, gates, answers: new Map() };
+    this.pending = new ApprovalWait(step, this.currentCall, submitted, checked, verdicts, gates);
     return this.askPending(this.pending);
   }
 
-  private askPending(p: PendingApproval): Reply {
-    const requests = p.gates.filter((g) => !p.answers.has(g.id)).map((g) => ({ step: p.step.def.id, gate: g.id, message: g.message, output: p.checked }));
-    return { kind: "approval", run: this.id, state: "running", step: p.step.def.id, pending: p.id, requests };
+  private askPending(p: ApprovalWait): Reply {
+    return { kind: "approval", run: this.id, state: "running", step: p.step.def.id, pending: p.id, requests: p.unanswered() };
   }
 
   /**
@@ -384,19 +355,14 @@ export class Run {
    */
   private async continuePending(key: CallKey, given: ApprovalAnswers | undefined): Promise<Reply> {
     const p = this.pending!;
-    if (key.call !== p.key.call || key.hash !== p.key.hash) {
+    if (!p.isFrom(key)) {
       const what = p.key.call === "submit" ? "stepgate_submit with the same output" : "the call that started the run, with the same inputs";
       return this.waiting(`Step ${p.step.def.id}'s output is waiting for a person's approval and cannot be changed while it waits. Repeat ${what} so the person can answer.`);
     }
-    if (given && given.pending === p.id) {
-      for (const gate of p.gates) {
-        const answer = given.answers[gate.id];
-        if (answer && !p.answers.has(gate.id)) p.answers.set(gate.id, answer);
-      }
-    }
-    if (p.gates.some((g) => !p.answers.has(g.id))) return this.askPending(p);
+    if (given) p.take(given);
+    const verdicts = p.verdicts();
+    if (!verdicts) return this.askPending(p);
     this.pending = undefined;
-    const verdicts = [...p.verdicts, ...p.gates.map((g) => approvalVerdict(g, p.answers.get(g.id)!))];
     try {
       if (p.step.mechanical) {
         this.concludeMechanical(p.step, p.checked, verdicts);

@@ -13,7 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { createRequestStateCodec, inputRequired, inputResponse, type InputRequiredResult, type RequestStateCodec, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "../engine/context.js";
-import type { ApprovalAnswers } from "../engine/run.js";
+import type { ApprovalAnswers } from "../engine/approval-wait.js";
 import { hashJson } from "../format/identity.js";
 
 export function elicitationApprover(server: Server, timeoutMs: number): Approver | undefined {
