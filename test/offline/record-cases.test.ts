@@ -55,33 +55,48 @@ function stepfileFor(origin: string) {
   };
 }
 
-describe("--record-cases", () => {
-  let api: ApiFixture;
-  let served: SpawnedStepgate;
-  let dir: string;
-  let stepfilePath: string;
-
+/**
+ * Serve `stepfileOf(api origin)` with --record-cases over stdio against a
+ * loopback API answering `routes`, for the describe block it is called in.
+ */
+function servedRecording(routes: Parameters<typeof startApiFixture>[0], stepfileOf: (origin: string) => { id: string }, name: string) {
+  let api: ApiFixture | undefined;
+  let served: SpawnedStepgate | undefined;
+  const rec = {
+    dir: "",
+    stepfilePath: "",
+    id: "",
+    call: async (tool: string, args: Record<string, unknown>) =>
+      (await served!.client.callTool({ name: tool, arguments: args })).structuredContent as { run: string; state: string; failures?: unknown[] },
+    recorded: (run: string) => join(rec.dir, "cases", `${rec.id}-${run}.cases.yaml`),
+  };
   beforeAll(async () => {
-    api = await startApiFixture([
-      { method: "GET", path: "/shelves/s1", answers: [{ json: { ids: ["b1", "b2", "gone"] } }] },
-      { method: "GET", path: "/books/b1", answers: [{ json: { id: "b1", title: "Emma", pages: 474 } }] },
-      { method: "GET", path: "/books/b2", answers: [{ json: { id: "b2", title: "Dune", pages: 412 } }] },
-    ]);
-    dir = mkdtempSync(join(tmpdir(), "stepgate-record-"));
-    stepfilePath = join(dir, "shelf.stepfile.json");
-    writeFileSync(stepfilePath, JSON.stringify(stepfileFor(api.origin), null, 2));
-    served = await spawnStepgate(["--record-cases", join(dir, "cases"), "--ledger-dir", join(dir, "ledger"), stepfilePath]);
+    api = await startApiFixture(routes);
+    rec.dir = mkdtempSync(join(tmpdir(), `stepgate-record-${name}-`));
+    const stepfile = stepfileOf(api.origin);
+    rec.id = stepfile.id;
+    rec.stepfilePath = join(rec.dir, `${stepfile.id}.stepfile.json`);
+    writeFileSync(rec.stepfilePath, JSON.stringify(stepfile, null, 2));
+    served = await spawnStepgate(["--record-cases", join(rec.dir, "cases"), "--ledger-dir", join(rec.dir, "ledger"), rec.stepfilePath]);
   });
-
   afterAll(async () => {
     await served?.close();
     await api?.close();
   });
+  return rec;
+}
 
-  const call = async (name: string, args: Record<string, unknown>) =>
-    (await served.client.callTool({ name, arguments: args })).structuredContent as { run: string; state: string; failures?: unknown[] };
-
-  const recorded = (run: string) => join(dir, "cases", `shelf-${run}.cases.yaml`);
+describe("--record-cases", () => {
+  const rec = servedRecording(
+    [
+      { method: "GET", path: "/shelves/s1", answers: [{ json: { ids: ["b1", "b2", "gone"] } }] },
+      { method: "GET", path: "/books/b1", answers: [{ json: { id: "b1", title: "Emma", pages: 474 } }] },
+      { method: "GET", path: "/books/b2", answers: [{ json: { id: "b2", title: "Dune", pages: 412 } }] },
+    ],
+    stepfileFor,
+    "shelf",
+  );
+  const { call, recorded } = rec;
 
   it("records a finished run with a failed attempt, and --test agrees with it", async () => {
     const start = await call("shelf", { shelf: "s1" });
@@ -108,7 +123,7 @@ describe("--record-cases", () => {
     ]);
     expect(cases.cases[0]!.steps[0]!.output).toEqual({ titles: ["Emma", "Dune", null] });
 
-    const replay = await stepgate("--test", stepfilePath, recorded(start.run));
+    const replay = await stepgate("--test", rec.stepfilePath, recorded(start.run));
     expect(replay.stdout).toContain("1 case: 1 agree, 0 differ");
     expect(replay.code).toBe(0);
   });
@@ -117,13 +132,13 @@ describe("--record-cases", () => {
     const start = await call("shelf", { shelf: "s1" });
     await call("stepgate_submit", { run: start.run, output: { title: "Ulysses" } });
     expect(await call("stepgate_submit", { run: start.run, output: { title: "Dune" } })).toMatchObject({ state: "failed" });
-    const replay = await stepgate("--test", stepfilePath, recorded(start.run));
+    const replay = await stepgate("--test", rec.stepfilePath, recorded(start.run));
     expect(replay.stdout).toContain("ok   3. pick: fail [fetched]");
     expect(replay.code).toBe(0);
 
     const refused = await call("shelf", { shelf: "" });
     expect(refused.state).toBe("failed");
-    expect(readdirSync(join(dir, "cases"))).not.toContain(`shelf-${refused.run}.cases.yaml`);
+    expect(readdirSync(join(rec.dir, "cases"))).not.toContain(`shelf-${refused.run}.cases.yaml`);
   });
 });
 
@@ -131,22 +146,13 @@ describe("--record-cases", () => {
 // entry records. Without that, an attempt the verifier refused replays as a
 // pass and the run leaves the step the recording retried.
 describe("--record-cases with an http gate", () => {
-  let api: ApiFixture;
-  let served: SpawnedStepgate;
-  let dir: string;
-  let stepfilePath: string;
-
-  beforeAll(async () => {
-    api = await startApiFixture([
-      { method: "POST", path: "/verify", answers: [{ json: { pass: false, message: "not yet" } }, { json: { pass: true } }] },
-    ]);
-    dir = mkdtempSync(join(tmpdir(), "stepgate-record-http-"));
-    stepfilePath = join(dir, "review.stepfile.json");
-    const stepfile = {
+  const rec = servedRecording(
+    [{ method: "POST", path: "/verify", answers: [{ json: { pass: false, message: "not yet" } }, { json: { pass: true } }] }],
+    (origin) => ({
       stepgate: "1",
       id: "review",
       inputs: { type: "object" },
-      tools: { policy: { verifier: { url: `${api.origin}/verify` } } },
+      tools: { policy: { verifier: { url: `${origin}/verify` } } },
       steps: [
         {
           id: "draft",
@@ -161,18 +167,10 @@ describe("--record-cases with an http gate", () => {
           produces: { type: "object" },
         },
       ],
-    };
-    writeFileSync(stepfilePath, JSON.stringify(stepfile, null, 2));
-    served = await spawnStepgate(["--record-cases", join(dir, "cases"), "--ledger-dir", join(dir, "ledger"), stepfilePath]);
-  });
-
-  afterAll(async () => {
-    await served?.close();
-    await api?.close();
-  });
-
-  const call = async (name: string, args: Record<string, unknown>) =>
-    (await served.client.callTool({ name, arguments: args })).structuredContent as { run: string; state: string; failures?: unknown[] };
+    }),
+    "http",
+  );
+  const { call } = rec;
 
   it("replays a verifier's refusal as recorded, and follows the recorded retry", async () => {
     const start = await call("review", {});
@@ -180,7 +178,7 @@ describe("--record-cases with an http gate", () => {
     expect(await call("stepgate_submit", { run: start.run, output: { note: "a" } })).toMatchObject({ state: "running", failures: [{ gate: "ver" }] });
     expect(await call("stepgate_submit", { run: start.run, output: { note: "b" } })).toMatchObject({ state: "finished" });
 
-    const path = join(dir, "cases", `review-${start.run}.cases.yaml`);
+    const path = rec.recorded(start.run);
     const cases = parse(readFileSync(path, "utf8")) as { cases: Array<{ steps: Array<Record<string, unknown>> }> };
     expect(cases.cases[0]!.steps.map((s) => [s.step, s.expect])).toEqual([
       ["draft", { fail: ["ver"] }],
@@ -188,7 +186,7 @@ describe("--record-cases with an http gate", () => {
       ["final", "pass"],
     ]);
 
-    const replay = await stepgate("--test", stepfilePath, path);
+    const replay = await stepgate("--test", rec.stepfilePath, path);
     expect(replay.stdout).toContain("ok   1. draft: fail [ver]");
     expect(replay.stdout).toContain("skipped offline");
     expect(replay.stdout).toContain("1 case: 1 agree, 0 differ");
