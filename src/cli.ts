@@ -24,7 +24,7 @@ import { testMode } from "./cli/test-mode.js";
 import { caseRecorder } from "./offline/index.js";
 import { userAgent } from "./egress/index.js";
 import { environmentNeeds } from "./authoring/index.js";
-import { OAuthGrants } from "./oauth/grants.js";
+import { openGrants } from "./cli/grants.js";
 
 export async function main(argv: string[]): Promise<number> {
   let options: Options;
@@ -67,7 +67,11 @@ async function serve(options: Options): Promise<number> {
   if (!loaded) return 1;
   const stepfiles = new ServedStepfiles(loaded.map((l, i) => ({ source: options.positionals[i]!, loaded: l })));
   const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`)) : () => undefined;
-  const grants = new OAuthGrants();
+  const grants = openGrants(options.tokenStore, (line) => void process.stderr.write(`${line}\n`));
+  if (!grants) {
+    stopWatching();
+    return 1;
+  }
   const ctx: RunContext = {
     limits: { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars },
     ledger: chainedLedgers(options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks()),

@@ -1,12 +1,15 @@
 // `stepgate --auth <stepfile | catalog name> <credential> [--client-id <id>]`:
 // finds the credential's MCP tool, runs the authorization in src/oauth, and
-// prints the environment variables to set. It never writes them anywhere:
-// where secrets live is the operator's choice (an MCP client's config, a
-// secret manager), and a file Stepgate wrote would be one more copy.
+// prints the environment variables to set. Without --token-store it writes
+// them nowhere: where secrets live is the operator's choice (an MCP client's
+// config, a secret manager), and a file Stepgate wrote would be one more
+// copy. With --token-store (the operator's choice of such a file) the
+// refresh token goes there instead of to stdout.
 import { AuthorizationFailed, StepgateError } from "../errors.js";
 import { userAgent, type EgressPolicy } from "../egress/index.js";
 import { hostOf } from "../format/urls.js";
 import { authorize } from "../oauth/authorize.js";
+import { TokenStore } from "../oauth/token-store.js";
 import { refreshVariables } from "../oauth/variables.js";
 import { fillSettings, readSettings } from "../tools/settings.js";
 import { loadArgument } from "./catalog.js";
@@ -29,6 +32,10 @@ export async function runAuth(options: Options, io: AuthIo): Promise<number> {
   const [stepfileArg, credential] = options.positionals as [string, string];
   try {
     const target = await findTarget(stepfileArg, credential, io.env);
+    // Opened before the browser step, so a store that cannot be used stops here and not after the person approved.
+    const store = options.tokenStore === undefined ? undefined : openStore(options.tokenStore);
+    const vars = refreshVariables(credential);
+    const clientSecret = options.clientId !== undefined ? io.env[vars.clientSecret] || undefined : undefined;
     const policy: EgressPolicy = {
       allowedHosts: new Set([hostOf(target.mcpUrl)!]),
       userAgent: userAgent(io.version, options.contact),
@@ -40,6 +47,7 @@ export async function runAuth(options: Options, io: AuthIo): Promise<number> {
       credential,
       ...target,
       ...(options.clientId !== undefined ? { clientId: options.clientId } : {}),
+      ...(clientSecret !== undefined ? { clientSecret } : {}),
       policy,
       waitMs: AUTH_WAIT_MS,
       showAuthorizationUrl(url, redirectUri) {
@@ -47,16 +55,29 @@ export async function runAuth(options: Options, io: AuthIo): Promise<number> {
         io.out(url);
       },
     });
-    const vars = refreshVariables(credential);
-    io.err(`Authorized. Set these in Stepgate's environment (for example your MCP client's server configuration); Stepgate has not saved them anywhere:`);
-    io.out(`${vars.refreshToken}=${granted.refreshToken}`);
+    if (store) {
+      await store.save(credential, target.tokenUrl, granted.clientId, granted.refreshToken);
+      io.err(`Authorized. The refresh token is in ${store.path}; serve with --token-store ${store.path} and set these in Stepgate's environment:`);
+    } else {
+      io.err(`Authorized. Set these in Stepgate's environment (for example your MCP client's server configuration); Stepgate has not saved them anywhere:`);
+      io.out(`${vars.refreshToken}=${granted.refreshToken}`);
+    }
     io.out(`${vars.clientId}=${granted.clientId}`);
-    if (granted.clientSecret !== undefined) io.out(`${vars.clientSecret}=${granted.clientSecret}`);
+    // A secret given in the environment is already there; one the server just registered is new.
+    if (granted.clientSecret !== undefined && granted.clientSecret !== clientSecret) io.out(`${vars.clientSecret}=${granted.clientSecret}`);
     return 0;
   } catch (error) {
     const typed = error instanceof StepgateError ? error : new AuthorizationFailed((error as Error).message);
     io.err(`${typed.name}: ${typed.message.split("\n").join(" ")}`);
     return 1;
+  }
+}
+
+function openStore(path: string): TokenStore {
+  try {
+    return TokenStore.open(path);
+  } catch (error) {
+    throw new AuthorizationFailed(`--token-store ${(error as Error).message}`);
   }
 }
 

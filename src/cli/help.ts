@@ -8,7 +8,7 @@ Usage:
   stepgate --list                                         the bundled catalog
   stepgate --test <stepfile | catalog name> [<cases.yaml>]  offline gate cases (default: <id>.cases.yaml beside the stepfile)
   stepgate --verify <ledger.jsonl>...                     check ledger hash chains
-  stepgate --auth <stepfile | catalog name> <credential> [--client-id <id>]
+  stepgate --auth <stepfile | catalog name> <credential> [--client-id <id>] [--token-store <file>]
   stepgate --help | --version
 
 A stepfile argument is a path ending in .yaml, .yml or .json, or the name of
@@ -28,7 +28,11 @@ Limits and options:
   --record-cases <dir>        write each finished or failed run as <stepfile id>-<run id>.cases.yaml,
                               which stepgate --test replays
   --watch                     reload a stepfile when its file changes
-  --client-id <id>            with --auth: a client registered beforehand (needed when the server offers no dynamic registration)
+  --client-id <id>            with --auth: a client registered beforehand (needed when the server offers no dynamic
+                              registration); public, or confidential with its secret in <NAME>_CLIENT_SECRET
+  --token-store <file>        keep rotated oauth2 refresh tokens in this file (created 0600; refused if others can
+                              read it), preferred over the environment at start; with --auth, the new refresh
+                              token is written there instead of printed
 
 Environment: credential <name> from <NAME>_API_KEY, or for an oauth2
 credential with a token_url from <NAME>_REFRESH_TOKEN and <NAME>_CLIENT_ID
@@ -36,7 +40,9 @@ credential with a token_url from <NAME>_REFRESH_TOKEN and <NAME>_CLIENT_ID
 
 --auth authorizes an MCP tool's oauth2 credential in a browser (it prints the
 URL and listens on 127.0.0.1 for the redirect), then prints the variables to
-set. It never writes them to disk.
+set. It writes nothing to disk unless given --token-store. Without a token
+store, a server that rotates refresh tokens spends the environment's token at
+the first refresh, so after a restart run --auth again (or use --token-store).
 
 Exit codes: 0 success, 1 a check failed (--verify, --test: a verdict differs),
 a stepfile or cases file is invalid or --auth could not authorize, 2 bad usage

@@ -20,6 +20,7 @@ export interface Options {
   recordCases?: string;
   watch: boolean;
   clientId?: string;
+  tokenStore?: string;
   positionals: string[];
 }
 
@@ -55,6 +56,7 @@ export function parseOptions(argv: string[]): Options {
         "record-cases": { type: "string" },
         watch: { type: "boolean" },
         "client-id": { type: "string" },
+        "token-store": { type: "string" },
       },
     });
   } catch (error) {
@@ -93,6 +95,10 @@ export function parseOptions(argv: string[]): Options {
     // Silently ignoring it would let someone believe a served run uses that client.
     if (mode !== "auth") throw new UsageError("--client-id is only for --auth");
     options.clientId = nonEmpty("--client-id", v["client-id"]);
+  }
+  if (v["token-store"] !== undefined) {
+    if (mode !== "serve" && mode !== "auth") throw new UsageError(`--token-store is for serving and --auth; it cannot be combined with --${mode}`);
+    options.tokenStore = nonEmpty("--token-store", v["token-store"]);
   }
   if (v.contact !== undefined) {
     if (!EMAIL.test(v.contact)) throw new UsageError(`--contact ${JSON.stringify(v.contact)}: expected an email address`);

@@ -7,6 +7,7 @@ import * as oauth from "oauth4webapi";
 import { AuthorizationFailed } from "../errors.js";
 import type { EgressPolicy } from "../egress/index.js";
 import { readAuthorizationMetadata, tokenEndpointMismatch } from "./discover.js";
+import { clientAuthentication } from "./grant.js";
 import { viaEgress } from "./http.js";
 import { listenForRedirect } from "./redirect-listener.js";
 
@@ -17,6 +18,8 @@ export interface AuthorizeRequest {
   scopes: readonly string[];
   /** A client registered beforehand; without it, dynamic registration is required. */
   clientId?: string;
+  /** That client's secret, for a confidential client (from <NAME>_CLIENT_SECRET). */
+  clientSecret?: string;
   policy: EgressPolicy;
   /** How long to wait for the browser to come back. */
   waitMs: number;
@@ -37,14 +40,18 @@ export async function authorize(request: AuthorizeRequest): Promise<Authorized> 
   }
   const listener = await listenForRedirect(request.waitMs);
   try {
-    const client = request.clientId !== undefined ? { client_id: request.clientId } : await register(server, listener.redirectUri, request);
+    const client: oauth.Client =
+      request.clientId !== undefined ? { client_id: request.clientId, ...(request.clientSecret !== undefined ? { client_secret: request.clientSecret } : {}) } : await register(server, listener.redirectUri, request);
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
+    const scopes = requestedScopes(server, request.scopes);
     const url = new URL(server.authorization_endpoint!);
     url.searchParams.set("response_type", "code");
     url.searchParams.set("client_id", client.client_id);
     url.searchParams.set("redirect_uri", listener.redirectUri);
-    if (request.scopes.length > 0) url.searchParams.set("scope", request.scopes.join(" "));
+    if (scopes.length > 0) url.searchParams.set("scope", scopes.join(" "));
+    // OpenID Connect issues a refresh token for offline_access only after the person consents to it.
+    if (scopes.includes("offline_access")) url.searchParams.set("prompt", "consent");
     url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
     url.searchParams.set("code_challenge_method", "S256");
     url.searchParams.set("state", state);
@@ -55,7 +62,7 @@ export async function authorize(request: AuthorizeRequest): Promise<Authorized> 
     const redirect = await listener.received;
     const params = checkRedirect(server, client, redirect, state);
     const tokens = await exchange(server, client, params, listener.redirectUri, verifier, request);
-    if (!tokens.refresh_token) throw new AuthorizationFailed(`${server.issuer} issued no refresh token, so Stepgate could not refresh the access token later`);
+    if (!tokens.refresh_token) throw new AuthorizationFailed(`${server.issuer} issued no refresh token, so Stepgate could not refresh the access token later${missingRefreshHint(server, scopes)}`);
     return { refreshToken: tokens.refresh_token, clientId: client.client_id, ...(typeof client.client_secret === "string" ? { clientSecret: client.client_secret } : {}) };
   } finally {
     await listener.close();
@@ -74,16 +81,47 @@ async function authorizationServer(request: AuthorizeRequest): Promise<oauth.Aut
   return server;
 }
 
-/** RFC 7591: a public client, as RFC 8252 says a native app is; a server may still hand back a secret. */
+/**
+ * OpenID Connect servers issue refresh tokens only for `offline_access`:
+ * when the stepfile asks for `openid` and the server lists that scope, it
+ * is added (with prompt=consent, which OIDC requires for it).
+ */
+export function requestedScopes(server: oauth.AuthorizationServer, scopes: readonly string[]): string[] {
+  const offline = scopes.includes("openid") && !scopes.includes("offline_access") && server.scopes_supported?.includes("offline_access");
+  return offline ? [...scopes, "offline_access"] : [...scopes];
+}
+
+/** What to change when no refresh token came back. */
+function missingRefreshHint(server: oauth.AuthorizationServer, scopes: readonly string[]): string {
+  if (!scopes.includes("offline_access") && server.scopes_supported?.includes("offline_access")) return "; add offline_access to the credential's scopes";
+  return "; the server may need the client allowed the refresh_token grant, or a scope such as offline_access";
+}
+
+/**
+ * RFC 7591, as a native application (RFC 8252) with its loopback redirect:
+ * a public client, though a server may still hand back a secret. `scope` is
+ * optional metadata that some servers refuse (invalid_client_metadata) for
+ * scopes they grant per resource, so a refusal is retried once without it.
+ */
 async function register(server: oauth.AuthorizationServer, redirectUri: string, request: AuthorizeRequest): Promise<oauth.Client> {
   const endpoint = new URL(server.registration_endpoint!);
-  try {
+  const metadata = { client_name: "Stepgate", application_type: "native", redirect_uris: [redirectUri], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
+  const attempt = async (withScope: boolean) => {
     const response = await oauth.dynamicClientRegistrationRequest(
       server,
-      { client_name: "Stepgate", redirect_uris: [redirectUri], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none", ...(request.scopes.length > 0 ? { scope: request.scopes.join(" ") } : {}) },
+      { ...metadata, ...(withScope ? { scope: requestedScopes(server, request.scopes).join(" ") } : {}) },
       viaEgress(request.policy, [new URL(request.tokenUrl).host], `client registration at ${endpoint.host}`, endpoint),
     );
-    return await oauth.processDynamicClientRegistrationResponse(response);
+    return oauth.processDynamicClientRegistrationResponse(response);
+  };
+  try {
+    if (request.scopes.length === 0) return await attempt(false);
+    try {
+      return await attempt(true);
+    } catch (error) {
+      if (!(error instanceof oauth.ResponseBodyError && error.error === "invalid_client_metadata")) throw error;
+      return await attempt(false);
+    }
   } catch (error) {
     throw failure(`client registration at ${endpoint.href} failed`, error);
   }
@@ -102,17 +140,13 @@ async function exchange(server: oauth.AuthorizationServer, client: oauth.Client,
   const endpoint = new URL(server.token_endpoint!);
   try {
     const options = { ...viaEgress(request.policy, [endpoint.host], `code exchange at ${endpoint.host}`, endpoint), additionalParameters: { resource: request.mcpUrl } };
-    const response = await oauth.authorizationCodeGrantRequest(server, client, clientAuth(client), params, redirectUri, verifier, options);
+    const secret = typeof client.client_secret === "string" ? client.client_secret : undefined;
+    const auth = clientAuthentication(server, secret, typeof client.token_endpoint_auth_method === "string" ? client.token_endpoint_auth_method : undefined);
+    const response = await oauth.authorizationCodeGrantRequest(server, client, auth, params, redirectUri, verifier, options);
     return await oauth.processAuthorizationCodeResponse(server, client, response);
   } catch (error) {
     throw failure("the code exchange failed", error);
   }
-}
-
-/** What registration gave: HTTP Basic for a secret unless the server chose the form body. */
-function clientAuth(client: oauth.Client): oauth.ClientAuth {
-  if (typeof client.client_secret !== "string") return oauth.None();
-  return client.token_endpoint_auth_method === "client_secret_post" ? oauth.ClientSecretPost(client.client_secret) : oauth.ClientSecretBasic(client.client_secret);
 }
 
 /** One line, from error codes and oauth4webapi's checks only: no response body, which could echo a secret. */

@@ -1,8 +1,20 @@
 // The refresh-token grants of one Stepgate process, shared by all its runs,
 // and the CredentialSource that plugs them into egress.
+import type * as oauth from "oauth4webapi";
 import { envCredentials, type CredentialRef, type CredentialSource, type EgressPolicy } from "../egress/index.js";
 import { RefreshGrant } from "./grant.js";
-import { readRefreshForm, type RefreshForm } from "./variables.js";
+import type { TokenStore } from "./token-store.js";
+import { readRefreshForm, refreshVariables, type RefreshForm } from "./variables.js";
+
+type Env = Record<string, string | undefined>;
+
+export interface OAuthGrantsOptions {
+  now?: () => number;
+  /** `--token-store`: rotated refresh tokens kept across restarts. */
+  store?: TokenStore;
+  /** Told when a rotated token could not be written to the store (the run goes on with it in memory). */
+  warn?: (message: string) => void;
+}
 
 /**
  * Grants are keyed by what identifies them at the authorization server, not
@@ -11,15 +23,60 @@ import { readRefreshForm, type RefreshForm } from "./variables.js";
  */
 export class OAuthGrants {
   private readonly grants = new Map<string, RefreshGrant>();
+  /** Authorization server metadata preflight read, by token endpoint. */
+  private readonly servers = new Map<string, oauth.AuthorizationServer>();
+  private readonly now: () => number;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly options: OAuthGrantsOptions = {}) {
+    this.now = options.now ?? Date.now;
+  }
 
-  grant(tokenUrl: string, form: RefreshForm): RefreshGrant {
+  /** Preflight read the metadata of the server that advertises this token endpoint: refreshes check its issuer. */
+  learn(tokenUrl: string, server: oauth.AuthorizationServer): void {
+    this.servers.set(new URL(tokenUrl).href, server);
+  }
+
+  /**
+   * The refresh form of a credential: the environment's, with the refresh
+   * token replaced by the store's when the store holds a later one of the
+   * same chain (or the environment gives only the client id).
+   */
+  refreshForm(name: string, tokenUrl: string, env: Env): RefreshForm | undefined {
+    const fromEnv = readRefreshForm(name, env);
+    const store = this.options.store;
+    if (!store) return fromEnv;
+    const clientId = env[refreshVariables(name).clientId];
+    if (!clientId) return fromEnv;
+    const stored = store.current(name, tokenUrl, clientId, fromEnv?.refreshToken);
+    if (stored === undefined) return fromEnv;
+    const clientSecret = env[refreshVariables(name).clientSecret];
+    return { refreshToken: stored, clientId, ...(clientSecret ? { clientSecret } : {}) };
+  }
+
+  grant(name: string, tokenUrl: string, form: RefreshForm, resource?: string): RefreshGrant {
     const url = new URL(tokenUrl);
     const key = JSON.stringify([url.href, form.clientId, form.refreshToken]);
     let grant = this.grants.get(key);
     if (!grant) {
-      grant = new RefreshGrant(url, form, this.now);
+      const store = this.options.store;
+      let previous = form.refreshToken;
+      grant = new RefreshGrant(url, form, {
+        now: this.now,
+        knownServer: () => this.servers.get(url.href),
+        ...(resource ? { resource } : {}),
+        ...(store
+          ? {
+              rotated: async (token: string) => {
+                try {
+                  await store.save(name, url.href, form.clientId, token, previous);
+                } catch (error) {
+                  this.options.warn?.(`the rotated refresh token of credential ${name} was not saved: ${(error as Error).message}`);
+                }
+                previous = token;
+              },
+            }
+          : {}),
+      });
       this.grants.set(key, grant);
     }
     return grant;
@@ -30,7 +87,9 @@ export interface OAuthSourceOptions {
   grants: OAuthGrants;
   /** oauth2 credentials with a token_url: name -> token_url. */
   tokenUrls: ReadonlyMap<string, string>;
-  env: Record<string, string | undefined>;
+  /** oauth2 credentials of MCP tools: name -> the MCP server's URL, the RFC 8707 resource of its tokens. */
+  resources?: ReadonlyMap<string, string>;
+  env: Env;
   /** For token requests (User-Agent, limits, retry records); its hosts are replaced by token_url's. */
   policy: EgressPolicy;
 }
@@ -47,8 +106,8 @@ export function oauthCredentials(options: OAuthSourceOptions): CredentialSource 
   const lastSent = new Map<string, string>();
   const grantOf = (credential: CredentialRef): RefreshGrant | undefined => {
     const tokenUrl = credential.kind === "oauth2" ? options.tokenUrls.get(credential.name) : undefined;
-    const form = tokenUrl === undefined ? undefined : readRefreshForm(credential.name, options.env);
-    return form && options.grants.grant(tokenUrl!, form);
+    const form = tokenUrl === undefined ? undefined : options.grants.refreshForm(credential.name, tokenUrl, options.env);
+    return form && options.grants.grant(credential.name, tokenUrl!, form, options.resources?.get(credential.name));
   };
   return {
     async read(credential) {
@@ -67,6 +126,7 @@ export function oauthCredentials(options: OAuthSourceOptions): CredentialSource 
 }
 
 /** Whether a credential will be read through a grant (preflight refreshes these at start). */
-export function usesRefreshForm(name: string, tokenUrls: ReadonlyMap<string, string>, env: Record<string, string | undefined>): boolean {
-  return tokenUrls.has(name) && readRefreshForm(name, env) !== undefined;
+export function usesRefreshForm(grants: OAuthGrants, name: string, tokenUrls: ReadonlyMap<string, string>, env: Env): boolean {
+  const tokenUrl = tokenUrls.get(name);
+  return tokenUrl !== undefined && grants.refreshForm(name, tokenUrl, env) !== undefined;
 }

@@ -32,12 +32,6 @@ export function readRefreshForm(name: string, env: Env): RefreshForm | undefined
   return { refreshToken, clientId, ...(clientSecret ? { clientSecret } : {}) };
 }
 
-/** Preflight's "is it set": either form for an oauth2 credential with a token_url, else <NAME>_API_KEY. */
-export function credentialIsSet(name: string, refreshable: boolean, env: Env): boolean {
-  if (env[credentialVariable(name)]) return true;
-  return refreshable && readRefreshForm(name, env) !== undefined;
-}
-
 /** The variables to name when a credential is not set, so the message says every way to set it. */
 export function missingCredentialHint(name: string, refreshable: boolean): string {
   const vars = refreshVariables(name);

@@ -10,10 +10,10 @@ import { hostOf } from "../format/urls.js";
 import type { LedgerWriter } from "../engine/records.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import type { CallOutcome, OperationView, RetryNotice, Toolbox, VerifierVerdict } from "../engine/toolbox.js";
-import { userAgent, type CredentialRef, type CredentialSource, type EgressPolicy } from "../egress/index.js";
+import { credentialVariable, userAgent, type CredentialRef, type CredentialSource, type EgressPolicy } from "../egress/index.js";
 import { oauthCredentials, usesRefreshForm, type OAuthGrants } from "../oauth/grants.js";
 import { checkTokenEndpoint } from "../oauth/preflight.js";
-import { credentialIsSet, missingCredentialHint } from "../oauth/variables.js";
+import { missingCredentialHint } from "../oauth/variables.js";
 import type { Limits } from "../limits.js";
 import { fillSettings, readSettings } from "./settings.js";
 import { openOpenApiTool } from "./openapi-tool.js";
@@ -70,17 +70,22 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerWriter
 
   // The seed: checked before any credential is read, so a server pointing
   // elsewhere never sees a token.
+  // An oauth2 credential's tokens are for the (first) MCP server it is sent to: RFC 8707's resource.
+  const resources = new Map<string, string>();
   for (const [id, def] of tools) {
     const tokenUrl = def.mcp && def.credential ? tokenUrls.get(def.credential) : undefined;
-    if (tokenUrl !== undefined) await checkTokenEndpoint(id, def.mcp!.url, def.credential!, tokenUrl, plainPolicy(onRetry));
+    if (tokenUrl === undefined) continue;
+    options.grants.learn(tokenUrl, await checkTokenEndpoint(id, def.mcp!.url, def.credential!, tokenUrl, plainPolicy(onRetry)));
+    if (!resources.has(def.credential!)) resources.set(def.credential!, def.mcp!.url);
   }
 
+  const refreshable = (name: string) => usesRefreshForm(options.grants, name, tokenUrls, options.env);
   for (const name of credentials.keys()) {
-    if (!credentialIsSet(name, tokenUrls.has(name), options.env)) {
+    if (!options.env[credentialVariable(name)] && !refreshable(name)) {
       throw new PreflightFailed(`credential ${name}`, new CredentialUnavailable(name, missingCredentialHint(name, tokenUrls.has(name))).message);
     }
   }
-  const source = oauthCredentials({ grants: options.grants, tokenUrls, env: options.env, policy: plainPolicy(onRetry) });
+  const source = oauthCredentials({ grants: options.grants, tokenUrls, resources, env: options.env, policy: plainPolicy(onRetry) });
   const policy = (retry: (n: RetryNotice) => void): EgressPolicy => ({ ...plainPolicy(retry), credentials: source });
   const credentialRef = (name: string): CredentialRef => {
     const c = credentials.get(name)!;
@@ -88,7 +93,7 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerWriter
   };
   // Refreshed at start, so a revoked grant stops the run before step 1.
   for (const name of tokenUrls.keys()) {
-    if (usesRefreshForm(name, tokenUrls, options.env)) await refreshAtStart(source, credentialRef(name));
+    if (refreshable(name)) await refreshAtStart(source, credentialRef(name));
   }
 
   const operations = new Map<string, Operation>();

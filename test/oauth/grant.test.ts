@@ -20,7 +20,7 @@ async function setup(lifetimeS = 600) {
   as = await startAuthServer({ accessLifetimeS: lifetimeS });
   const grant = as.grant();
   let now = 1_000_000;
-  const grants = new OAuthGrants(() => now);
+  const grants = new OAuthGrants({ now: () => now });
   const env = { SUPPLIERS_REFRESH_TOKEN: grant.refreshToken, SUPPLIERS_CLIENT_ID: grant.clientId };
   const source = () => oauthCredentials({ grants, tokenUrls: new Map([["suppliers", as!.tokenEndpoint]]), env, policy: testPolicy([]) });
   return { source, advance: (ms: number) => (now += ms), refreshes: () => as!.tokenRequests.filter((r) => r.grant === "refresh_token") };

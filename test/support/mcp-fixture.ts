@@ -19,7 +19,7 @@ export interface McpFixtureOptions {
    * The one bearer token accepted, or a check (an OAuth resource server asks
    * its authorization server). Without one, every request is served.
    */
-  token?: string | ((token: string) => boolean);
+  token?: string | ((token: string) => boolean | Promise<boolean>);
   tools: readonly McpFixtureTool[];
   /** Sent with each 401 as WWW-Authenticate (default "Bearer"). */
   challenge?: string;
@@ -27,6 +27,8 @@ export interface McpFixtureOptions {
   resourceMetadata?: Record<string, unknown>;
   /** Or: serve RFC 9728 metadata for /mcp naming these authorization servers. */
   authorizationServers?: readonly string[];
+  /** Serve that metadata only at the root well-known URL (/.well-known/oauth-protected-resource), not the path-inserted one. */
+  resourceMetadataAtRoot?: boolean;
 }
 
 export interface McpFixture {
@@ -56,12 +58,13 @@ export async function startMcpFixture(options: McpFixtureOptions): Promise<McpFi
     const method = req.method ?? "GET";
     received.push({ method, path: req.url ?? "/", headers: flattenHeaders(req), body: body.toString("utf8") });
     const metadata = options.resourceMetadata ?? (options.authorizationServers && { resource: `${origin}/mcp`, authorization_servers: options.authorizationServers, bearer_methods_supported: ["header"] });
-    if (metadata && method === "GET" && req.url === "/.well-known/oauth-protected-resource/mcp") {
+    const metadataPath = options.resourceMetadataAtRoot ? "/.well-known/oauth-protected-resource" : "/.well-known/oauth-protected-resource/mcp";
+    if (metadata && method === "GET" && req.url === metadataPath) {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(metadata));
       return;
     }
-    if (!authorised(req.headers.authorization)) {
+    if (!(await authorised(req.headers.authorization))) {
       res.writeHead(401, { "content-type": "application/json", "www-authenticate": options.challenge ?? "Bearer" });
       res.end(JSON.stringify({ error: "unauthorised" }));
       return;
@@ -80,7 +83,7 @@ export async function startMcpFixture(options: McpFixtureOptions): Promise<McpFi
     res.end(Buffer.from(await response.arrayBuffer()));
   }
 
-  function authorised(header: string | undefined): boolean {
+  async function authorised(header: string | undefined): Promise<boolean> {
     if (options.token === undefined) return true;
     const token = /^Bearer (.+)$/.exec(header ?? "")?.[1];
     if (token === undefined) return false;

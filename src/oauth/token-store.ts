@@ -1,0 +1,126 @@
+// The opt-in token store (`--token-store <file>`): where rotated refresh
+// tokens are kept across restarts. Without it, a server that rotates refresh
+// tokens spends the one in the environment at the first refresh, and after a
+// restart Stepgate would present that spent token, which servers with replay
+// detection answer by revoking the whole grant.
+//
+// One JSON file, mode 0600, written whole to a temporary file and renamed
+// over the old one, so a crash leaves the old or the new file, never half of
+// one. It holds secrets by the operator's explicit choice, so Stepgate
+// refuses a file that others can read or that is not a regular file.
+import { createHash, randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+export class TokenStoreError extends Error {
+  override name = "TokenStoreError";
+}
+
+interface Entry {
+  credential: string;
+  token_url: string;
+  client_id: string;
+  refresh_token: string;
+  /**
+   * SHA-256 of the refresh token this chain of rotations started from (the
+   * one in the environment, or the one --auth obtained). A different token
+   * in the environment starts a new chain, so a fresh authorization is
+   * never shadowed by an older stored token.
+   */
+  origin: string;
+}
+
+interface StoreFile {
+  stepgate_token_store: 1;
+  grants: Entry[];
+}
+
+const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
+
+export class TokenStore {
+  private entries: Entry[];
+  private writing: Promise<void> = Promise.resolve();
+
+  private constructor(
+    readonly path: string,
+    entries: Entry[],
+  ) {
+    this.entries = entries;
+  }
+
+  /** Opens the store, creating an empty one (0600) when the file does not exist. Throws TokenStoreError with a one-line reason. */
+  static open(path: string): TokenStore {
+    let stat;
+    try {
+      stat = lstatSync(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new TokenStoreError(`${path}: ${(error as Error).message}`);
+      const store = new TokenStore(path, []);
+      store.writeNow();
+      return store;
+    }
+    if (!stat.isFile()) throw new TokenStoreError(`${path} is not a regular file`);
+    if ((stat.mode & 0o077) !== 0) throw new TokenStoreError(`${path} can be read or written by others (mode ${(stat.mode & 0o777).toString(8)}); run chmod 600 ${path}`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(path, "utf8"));
+    } catch (error) {
+      throw new TokenStoreError(`${path} is not a Stepgate token store: ${(error as Error).message.split("\n")[0]}`);
+    }
+    const file = parsed as Partial<StoreFile>;
+    if (file.stepgate_token_store !== 1 || !Array.isArray(file.grants) || !file.grants.every(isEntry)) throw new TokenStoreError(`${path} is not a Stepgate token store`);
+    return new TokenStore(path, file.grants);
+  }
+
+  /**
+   * The refresh token to start from for a credential and client: the stored
+   * one when the environment gives none, or gives the token its chain
+   * started from or the stored token itself; otherwise undefined (use the
+   * environment's).
+   */
+  current(credential: string, tokenUrl: string, clientId: string, fromEnv: string | undefined): string | undefined {
+    const entry = this.find(credential, tokenUrl, clientId);
+    if (!entry) return undefined;
+    if (fromEnv === undefined || entry.origin === sha256(fromEnv) || entry.refresh_token === fromEnv) return entry.refresh_token;
+    return undefined;
+  }
+
+  /** Keeps `refreshToken`, which replaced `previous` (or started a chain, for --auth). Resolves once it is on disk. */
+  save(credential: string, tokenUrl: string, clientId: string, refreshToken: string, previous?: string): Promise<void> {
+    const existing = this.find(credential, tokenUrl, clientId);
+    const origin = existing && previous !== undefined && (existing.refresh_token === previous || existing.origin === sha256(previous)) ? existing.origin : sha256(previous ?? refreshToken);
+    const entry: Entry = { credential, token_url: new URL(tokenUrl).href, client_id: clientId, refresh_token: refreshToken, origin };
+    this.entries = [...this.entries.filter((e) => e !== existing), entry];
+    // Writes follow each other, so the last rotation is the one left on disk.
+    const written = this.writing.then(() => this.writeNow());
+    this.writing = written.catch(() => undefined);
+    return written;
+  }
+
+  private find(credential: string, tokenUrl: string, clientId: string): Entry | undefined {
+    const url = new URL(tokenUrl).href;
+    return this.entries.find((e) => e.credential === credential && e.token_url === url && e.client_id === clientId);
+  }
+
+  private writeNow(): void {
+    const file: StoreFile = { stepgate_token_store: 1, grants: this.entries };
+    const temporary = join(dirname(this.path), `.${randomBytes(6).toString("hex")}.tmp`);
+    try {
+      const fd = openSync(temporary, "wx", 0o600);
+      try {
+        writeSync(fd, `${JSON.stringify(file, null, 2)}\n`);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, this.path);
+    } catch (error) {
+      throw new TokenStoreError(`could not write ${this.path}: ${(error as Error).message}`);
+    }
+  }
+}
+
+function isEntry(value: unknown): value is Entry {
+  const e = value as Record<string, unknown>;
+  return typeof e === "object" && e !== null && ["credential", "token_url", "client_id", "refresh_token", "origin"].every((k) => typeof e[k] === "string");
+}
