@@ -23,6 +23,12 @@ export interface OAuthGrantsOptions {
  */
 export class OAuthGrants {
   private readonly grants = new Map<string, RefreshGrant>();
+  /**
+   * The store's answer per credential, client and environment token, read
+   * once: after a rotation the store holds the newer token, but the grant
+   * (keyed by the token it started from) already holds that one.
+   */
+  private readonly startTokens = new Map<string, string | undefined>();
   /** Authorization server metadata preflight read, by token endpoint. */
   private readonly servers = new Map<string, oauth.AuthorizationServer>();
   private readonly now: () => number;
@@ -47,7 +53,9 @@ export class OAuthGrants {
     if (!store) return fromEnv;
     const clientId = env[refreshVariables(name).clientId];
     if (!clientId) return fromEnv;
-    const stored = store.current(name, tokenUrl, clientId, fromEnv?.refreshToken);
+    const key = JSON.stringify([name, new URL(tokenUrl).href, clientId, fromEnv?.refreshToken ?? null]);
+    if (!this.startTokens.has(key)) this.startTokens.set(key, store.current(name, tokenUrl, clientId, fromEnv?.refreshToken));
+    const stored = this.startTokens.get(key);
     if (stored === undefined) return fromEnv;
     const clientSecret = env[refreshVariables(name).clientSecret];
     return { refreshToken: stored, clientId, ...(clientSecret ? { clientSecret } : {}) };

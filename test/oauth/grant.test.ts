@@ -27,6 +27,19 @@ async function setup(lifetimeS = 600) {
 }
 
 describe("a refresh grant", () => {
+  it("holds a short-lived token for nine tenths of its life, not refreshing before every request", async () => {
+    const { source, advance, refreshes } = await setup(30);
+    const s = source();
+    const first = await s.read(credential);
+    for (let i = 0; i < 5; i++) {
+      advance(5_000);
+      expect(await s.read(credential)).toBe(first);
+    }
+    advance(2_000);
+    expect(await s.read(credential)).not.toBe(first);
+    expect(refreshes()).toHaveLength(2);
+  });
+
   it("holds the access token until 60 s before it expires", async () => {
     const { source, advance, refreshes } = await setup(600);
     const s = source();

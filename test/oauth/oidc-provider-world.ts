@@ -36,6 +36,8 @@ export interface OidcWorld {
   tokenRequests: { grant: string; resource: string | undefined; status: number }[];
   /** Access tokens the MCP server refused, with why. */
   refusals: string[];
+  /** The MCP server answers the next request 401 whatever its token, as after a key rotation. */
+  refuseNext(): void;
   close(): Promise<void>;
 }
 
@@ -64,10 +66,15 @@ export async function startOidcWorld(options: OidcWorldOptions = {}): Promise<Oi
   const issuer = `${listening.origin}${prefix}`;
 
   let jwks: ReturnType<typeof createLocalJWKSet> | undefined;
+  let refuse = false;
   let mcpUrl = "";
   const mcp = await startMcpFixture({
     tools: [{ name: "lookup", description: "Look up a supplier.", inputSchema: { type: "object", properties: { query: { type: "string" } } }, text: "Supplier Acme: based in Leeds" }],
     token: async (token) => {
+      if (refuse) {
+        refuse = false;
+        return false;
+      }
       try {
         await jwtVerify(token, jwks!, { issuer, audience: mcpUrl, typ: "at+jwt" });
         return true;
@@ -84,7 +91,8 @@ export async function startOidcWorld(options: OidcWorldOptions = {}): Promise<Oi
   const ttl = options.accessTokenTtlS ?? 3600;
   const provider = new Provider(issuer, {
     clients: options.clients ?? [],
-    scopes: ["openid", "offline_access", MCP_SCOPE],
+    // mcp:tools is a resource scope (getResourceServerInfo), not a provider scope: registering it as client metadata is refused.
+    scopes: ["openid", "offline_access"],
     // The dev interactions: a login form and a consent form, no real accounts.
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
     features: {
@@ -138,6 +146,9 @@ export async function startOidcWorld(options: OidcWorldOptions = {}): Promise<Oi
     received,
     tokenRequests,
     refusals,
+    refuseNext: () => {
+      refuse = true;
+    },
     close: async () => {
       await Promise.all([listening.close(), mcp.close()]);
     },

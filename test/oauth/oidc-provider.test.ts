@@ -1,0 +1,324 @@
+// Interoperability with a real, widely used authorization server:
+// oidc-provider on loopback protecting an MCP server that accepts only JWT
+// access tokens for its own URL. Every case runs the built CLI: `--auth`
+// with the person played by a scripted client on the dev interaction
+// screens, then serving over stdio with the printed variables.
+import { spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { afterEach, describe, expect, it } from "vitest";
+import { stepgateBin } from "../support/paths.js";
+import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
+import { consent, MCP_SCOPE, startOidcWorld, type OidcWorld, type OidcWorldOptions } from "./oidc-provider-world.js";
+
+let world: OidcWorld | undefined;
+let served: SpawnedStepgate | undefined;
+afterEach(async () => {
+  await served?.close();
+  await world?.close();
+  served = undefined;
+  world = undefined;
+});
+
+interface Setup {
+  dir: string;
+  stepfile: string;
+  ledgerDir: string;
+  ledger(): string;
+}
+
+/** A stepfile whose MCP tool is the world's MCP server, with credential `suppliers`. */
+function writeStepfile(w: OidcWorld, scopes: string[], tokenUrl = w.tokenEndpoint): Setup {
+  const dir = mkdtempSync(join(tmpdir(), "stepgate-oidc-"));
+  const stepfile = join(dir, "suppliers.stepfile.json");
+  writeFileSync(
+    stepfile,
+    JSON.stringify({
+      stepgate: "1",
+      id: "suppliers",
+      inputs: { type: "object", properties: {} },
+      credentials: { suppliers: { kind: "oauth2", hosts: [w.mcp.host], description: "Looks up suppliers.", scopes, token_url: tokenUrl } },
+      tools: { directory: { mcp: { url: w.mcpUrl }, credential: "suppliers", exposes: ["lookup"] } },
+      steps: [
+        {
+          id: "city",
+          tools: ["lookup"],
+          instructions: "Find where Acme is based.",
+          produces: { type: "object", required: ["city"], properties: { city: { type: "string" } } },
+          gates: [{ id: "named", message: "name a city", predicate: { "!!": [{ var: "output.city" }] } }],
+        },
+      ],
+    }),
+  );
+  const ledgerDir = join(dir, "ledger");
+  return {
+    dir,
+    stepfile,
+    ledgerDir,
+    ledger: () => {
+      try {
+        return readdirSync(ledgerDir)
+          .map((f) => readFileSync(join(ledgerDir, f), "utf8"))
+          .join("");
+      } catch {
+        return "";
+      }
+    },
+  };
+}
+
+interface AuthResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  vars: Record<string, string>;
+  /** The authorization URL the CLI printed. */
+  url: URL | undefined;
+}
+
+/** `stepgate --auth`, approved by the scripted person as soon as the URL is printed. */
+function authorize(setup: Setup, extra: string[] = [], env: Record<string, string> = {}): Promise<AuthResult> {
+  const child = spawn(process.execPath, [stepgateBin(), "--auth", setup.stepfile, "suppliers", "--request-timeout-ms", "10000", ...extra], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { PATH: process.env.PATH ?? "", ...env },
+  });
+  let stdout = "";
+  let stderr = "";
+  let url: URL | undefined;
+  let approving: Promise<unknown> = Promise.resolve();
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+    const first = stdout.split("\n")[0];
+    if (url === undefined && stdout.includes("\n") && first) {
+      url = new URL(first);
+      approving = consent(first).catch((error: Error) => (stderr += `\n[test] consent failed: ${error.message}`));
+    }
+  });
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) =>
+    child.on("close", (code) => {
+      void approving.then(() => {
+        const vars = Object.fromEntries(stdout.split("\n").slice(1).filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+        resolve({ code, stdout, stderr, vars, url });
+      });
+    }),
+  );
+}
+
+type Structured = { run?: string; state?: string; error?: string; item?: string };
+const structured = (r: CallToolResult) => (r.structuredContent ?? {}) as Structured;
+const text = (r: CallToolResult) => r.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+
+async function serve(setup: Setup, env: Record<string, string>, extra: string[] = []): Promise<SpawnedStepgate> {
+  served = await spawnStepgate(["--ledger-dir", setup.ledgerDir, "--request-timeout-ms", "10000", ...extra, setup.stepfile], env);
+  return served;
+}
+async function start(s: SpawnedStepgate): Promise<CallToolResult> {
+  return (await s.client.callTool({ name: "suppliers", arguments: {} })) as CallToolResult;
+}
+async function lookup(s: SpawnedStepgate, run: string): Promise<CallToolResult> {
+  return (await s.client.callTool({ name: "stepgate_call", arguments: { run, operation: "lookup", arguments: { query: "Acme" } } })) as CallToolResult;
+}
+
+/** Start a run and make `calls` lookups; every one must reach the MCP server with an accepted token. */
+async function runLookups(s: SpawnedStepgate, calls: number): Promise<CallToolResult[]> {
+  const started = await start(s);
+  expect(structured(started).state, text(started)).toBe("running");
+  const replies = [started];
+  for (let i = 0; i < calls; i++) {
+    const reply = await lookup(s, structured(started).run!);
+    expect(reply.isError ?? false, text(reply)).toBe(false);
+    expect(text(reply)).toContain("based in Leeds");
+    replies.push(reply);
+  }
+  return replies;
+}
+
+/** Refresh tokens, access tokens, codes and client secrets the provider issued, read from its adapter. */
+function expectNoTokens(haystack: string, auth?: AuthResult): void {
+  const secrets = Object.values(auth?.vars ?? {}).filter((v) => v.length > 20);
+  for (const secret of secrets) expect(haystack).not.toContain(secret);
+  // JWT access tokens start with the base64url of '{"' (eyJ); none may be printed or recorded.
+  expect(haystack).not.toMatch(/eyJ[\w-]{10,}\.[\w-]{10,}\./);
+}
+
+const refreshes = (w: OidcWorld) => w.tokenRequests.filter((r) => r.grant === "refresh_token");
+
+async function world_(options: OidcWorldOptions = {}): Promise<OidcWorld> {
+  world = await startOidcWorld(options);
+  return world;
+}
+
+// Each case spawns the CLI once or twice and drives a browser flow: minutes on a loaded 2-core machine.
+describe("interoperability with oidc-provider", { timeout: 180_000 }, () => {
+  it("authorizes with dynamic registration (issuer at the root, no openid), then calls with JWTs for the MCP server", async () => {
+    const w = await world_();
+    const setup = writeStepfile(w, [MCP_SCOPE]);
+    const auth = await authorize(setup);
+    expect(auth.code, auth.stderr).toBe(0);
+    expect(Object.keys(auth.vars).sort()).toEqual(["SUPPLIERS_CLIENT_ID", "SUPPLIERS_REFRESH_TOKEN"]);
+    expect(auth.url!.searchParams.get("resource")).toBe(w.mcpUrl);
+    expect(auth.url!.searchParams.get("scope")).toBe(MCP_SCOPE);
+    // The registration with `scope` was refused (a resource scope is not client metadata here), and retried without it.
+    const registrations = w.received.filter((r) => r.method === "POST" && r.path === "/reg");
+    expect(registrations).toHaveLength(2);
+    expect(w.tokenRequests[0]).toMatchObject({ grant: "authorization_code", resource: w.mcpUrl, status: 200 });
+
+    const s = await serve(setup, auth.vars);
+    const replies = await runLookups(s, 2);
+    // Every token request names the MCP server (RFC 8707), refreshes included.
+    expect(refreshes(w).length).toBeGreaterThan(0);
+    for (const request of refreshes(w)) expect(request).toMatchObject({ resource: w.mcpUrl, status: 200 });
+    expect(w.refusals).toEqual([]);
+    expectNoTokens([JSON.stringify(replies), s.stderr(), setup.ledger(), auth.stderr].join("\n"), auth);
+  });
+
+  it("finds an issuer under a path by OpenID discovery, asks for offline_access with openid, and checks the id_token's iss on refresh", async () => {
+    const w = await world_({ issuerPath: "/oidc" });
+    const setup = writeStepfile(w, ["openid", MCP_SCOPE]);
+    const auth = await authorize(setup);
+    expect(auth.code, auth.stderr).toBe(0);
+    expect(auth.url!.searchParams.get("scope")).toBe(`openid ${MCP_SCOPE} offline_access`);
+    expect(auth.url!.searchParams.get("prompt")).toBe("consent");
+    // RFC 8414 and OIDC with path insertion were tried first, then the appended form answered.
+    const discovery = w.received.filter((r) => r.path.includes(".well-known")).map((r) => r.path);
+    expect(discovery.slice(0, 3)).toEqual(["/.well-known/oauth-authorization-server/oidc", "/.well-known/openid-configuration/oidc", "/oidc/.well-known/openid-configuration"]);
+
+    const s = await serve(setup, auth.vars);
+    await runLookups(s, 2);
+    // The refresh returned an id_token whose iss has the path, and the rotated grant still works.
+    expect(refreshes(w).map((r) => r.status)).toEqual([200]);
+    expect(w.refusals).toEqual([]);
+  });
+
+  it("uses a pre-registered public client with --client-id", async () => {
+    const w = await world_({ clients: [{ client_id: "stepgate-public", token_endpoint_auth_method: "none", application_type: "native", redirect_uris: ["http://127.0.0.1/callback"], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] }] });
+    const setup = writeStepfile(w, [MCP_SCOPE]);
+    const auth = await authorize(setup, ["--client-id", "stepgate-public"]);
+    expect(auth.code, auth.stderr).toBe(0);
+    expect(auth.vars.SUPPLIERS_CLIENT_ID).toBe("stepgate-public");
+    expect(w.received.some((r) => r.path === "/reg")).toBe(false);
+    await runLookups(await serve(setup, auth.vars), 1);
+  });
+
+  it("uses a pre-registered confidential client with --client-id and <NAME>_CLIENT_SECRET, for the exchange and every refresh", async () => {
+    const secret = "a-confidential-client-secret-of-enough-length";
+    const w = await world_({ clients: [{ client_id: "stepgate-confidential", client_secret: secret, token_endpoint_auth_method: "client_secret_basic", application_type: "native", redirect_uris: ["http://127.0.0.1/callback"], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] }] });
+    const setup = writeStepfile(w, [MCP_SCOPE]);
+    const auth = await authorize(setup, ["--client-id", "stepgate-confidential"], { SUPPLIERS_CLIENT_SECRET: secret });
+    expect(auth.code, auth.stderr).toBe(0);
+    // The secret came from the environment, so it is not printed back.
+    expect(auth.stdout).not.toContain(secret);
+    expect(auth.stderr).not.toContain(secret);
+    expect(w.tokenRequests[0]).toMatchObject({ grant: "authorization_code", status: 200 });
+    const s = await serve(setup, { ...auth.vars, SUPPLIERS_CLIENT_SECRET: secret });
+    await runLookups(s, 1);
+    expect(refreshes(w).map((r) => r.status)).toEqual([200]);
+    expect([s.stderr(), setup.ledger()].join("\n")).not.toContain(secret);
+  });
+
+  it("reuses short-lived tokens across calls instead of refreshing before each one", async () => {
+    const w = await world_({ accessTokenTtlS: 60 });
+    const setup = writeStepfile(w, [MCP_SCOPE]);
+    const auth = await authorize(setup);
+    expect(auth.code, auth.stderr).toBe(0);
+    await runLookups(await serve(setup, auth.vars), 5);
+    // One refresh at start serves all five calls (a 60 s token is used for 54 s).
+    expect(refreshes(w)).toHaveLength(1);
+  });
+
+  it("refreshes after a 401 and sends the call once more", async () => {
+    const w = await world_();
+    const setup = writeStepfile(w, [MCP_SCOPE]);
+    const auth = await authorize(setup);
+    const s = await serve(setup, auth.vars);
+    const started = await start(s);
+    // The resource server stops trusting the current token (a key rotation, say): the next call gets 401.
+    const issued = refreshes(w).length;
+    w.refuseNext();
+    const reply = await lookup(s, structured(started).run!);
+    expect(reply.isError ?? false, text(reply)).toBe(false);
+    expect(refreshes(w)).toHaveLength(issued + 1);
+    expect(refreshes(w).at(-1)).toMatchObject({ resource: w.mcpUrl, status: 200 });
+  });
+
+  it("stops with InvalidGrant, without retrying, once the grant is revoked", async () => {
+    const w = await world_();
+    const setup = writeStepfile(w, [MCP_SCOPE]);
+    const auth = await authorize(setup);
+    const revoked = await fetch(`${w.issuer}/token/revocation`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: auth.vars.SUPPLIERS_REFRESH_TOKEN!, client_id: auth.vars.SUPPLIERS_CLIENT_ID! }) });
+    expect(revoked.status).toBe(200);
+    const s = await serve(setup, auth.vars);
+    const started = await start(s);
+    expect(structured(started)).toMatchObject({ state: "failed", error: "InvalidGrant" });
+    expect(refreshes(w).map((r) => r.status)).toEqual([400]);
+    expectNoTokens([text(started), s.stderr(), setup.ledger()].join("\n"), auth);
+  });
+
+  it("refuses a wrong token_url in preflight before any credential is read", async () => {
+    const w = await world_();
+    const setup = writeStepfile(w, [MCP_SCOPE], `${w.origin}/elsewhere/token`);
+    const s = await serve(setup, { SUPPLIERS_REFRESH_TOKEN: "never-sent-refresh-token", SUPPLIERS_CLIENT_ID: "some-client" });
+    const started = await start(s);
+    expect(structured(started)).toMatchObject({ state: "failed", error: "PreflightFailed" });
+    expect(text(started)).toContain("tool directory");
+    expect(text(started)).toContain(w.tokenEndpoint);
+    expect(w.tokenRequests).toEqual([]);
+    expect(w.mcp.received.filter((r) => r.method === "POST")).toEqual([]);
+    expect([text(started), s.stderr(), setup.ledger()].join("\n")).not.toContain("never-sent-refresh-token");
+  });
+
+  it("with --token-store, survives a restart after a rotation (issuer under a path, openid)", async () => {
+    const w = await world_({ issuerPath: "/oidc" });
+    const setup = writeStepfile(w, ["openid", MCP_SCOPE]);
+    const store = join(setup.dir, "tokens.json");
+    const auth = await authorize(setup, ["--token-store", store]);
+    expect(auth.code, auth.stderr).toBe(0);
+    // The refresh token went to the store, not to stdout.
+    expect(Object.keys(auth.vars)).toEqual(["SUPPLIERS_CLIENT_ID"]);
+    expect(statSync(store).mode & 0o777).toBe(0o600);
+    const env = { SUPPLIERS_CLIENT_ID: auth.vars.SUPPLIERS_CLIENT_ID! };
+
+    const first = await serve(setup, env, ["--token-store", store]);
+    await runLookups(first, 1);
+    await first.close();
+    const afterFirst = readFileSync(store, "utf8");
+    // A public client's refresh token rotates at every refresh; the rotated one is on disk.
+    expect(refreshes(w).map((r) => r.status)).toEqual([200]);
+
+    const second = await serve(setup, env, ["--token-store", store]);
+    await runLookups(second, 1);
+    expect(refreshes(w).map((r) => r.status)).toEqual([200, 200]);
+    expect(readFileSync(store, "utf8")).not.toBe(afterFirst);
+    expect(w.refusals).toEqual([]);
+    expectNoTokens([first.stderr(), second.stderr(), setup.ledger()].join("\n"));
+  });
+
+  it("without a token store, a restart after a rotation presents the spent token, and the server revokes the grant", async () => {
+    const w = await world_({ issuerPath: "/oidc" });
+    const setup = writeStepfile(w, ["openid", MCP_SCOPE]);
+    const auth = await authorize(setup);
+    const first = await serve(setup, auth.vars);
+    await runLookups(first, 1);
+    await first.close();
+    const second = await serve(setup, auth.vars);
+    const started = await start(second);
+    expect(structured(started)).toMatchObject({ state: "failed", error: "InvalidGrant" });
+  });
+
+  it("refuses a token store that others can read, at start, in one line", async () => {
+    const w = await world_();
+    const setup = writeStepfile(w, [MCP_SCOPE]);
+    const store = join(setup.dir, "tokens.json");
+    writeFileSync(store, JSON.stringify({ stepgate_token_store: 1, grants: [] }));
+    chmodSync(store, 0o644);
+    const child = spawn(process.execPath, [stepgateBin(), "--token-store", store, setup.stepfile], { stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(1);
+    expect(stderr).toBe(`stepgate: --token-store ${store} can be read or written by others (mode 644); run chmod 600 ${store}\n`);
+  });
+});
