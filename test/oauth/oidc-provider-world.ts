@@ -65,7 +65,8 @@ export async function startOidcWorld(options: OidcWorldOptions = {}): Promise<Oi
   const listening = await listenLoopback(http);
   const issuer = `${listening.origin}${prefix}`;
 
-  let jwks: ReturnType<typeof createLocalJWKSet> | undefined;
+  // The provider's signing keys, fetched once it is up (the MCP server exists before it).
+  const trusted: { jwks?: ReturnType<typeof createLocalJWKSet> } = {};
   let refuse = false;
   let mcpUrl = "";
   const mcp = await startMcpFixture({
@@ -76,7 +77,7 @@ export async function startOidcWorld(options: OidcWorldOptions = {}): Promise<Oi
         return false;
       }
       try {
-        await jwtVerify(token, jwks!, { issuer, audience: mcpUrl, typ: "at+jwt" });
+        await jwtVerify(token, trusted.jwks!, { issuer, audience: mcpUrl, typ: "at+jwt" });
         return true;
       } catch (error) {
         refusals.push((error as Error).message);
@@ -122,7 +123,7 @@ export async function startOidcWorld(options: OidcWorldOptions = {}): Promise<Oi
   const callback = provider.callback();
   handler = (req, res) => void callback(req, res);
   const keys = (await (await fetch(`${issuer}/jwks`)).json()) as JSONWebKeySet;
-  jwks = createLocalJWKSet(keys);
+  trusted.jwks = createLocalJWKSet(keys);
   received.length = 0;
 
   function watchToken(req: IncomingMessage, res: ServerResponse): void {
