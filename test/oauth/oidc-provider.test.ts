@@ -4,13 +4,13 @@
 // with the person played by a scripted client on the dev interaction
 // screens, then serving over stdio with the printed variables.
 import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { stepgateBin } from "../support/paths.js";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
+import { writeSuppliersStepfile, type SuppliersStepfile } from "./setup.js";
 import { consent, MCP_SCOPE, startOidcWorld, type OidcWorld, type OidcWorldOptions } from "./oidc-provider-world.js";
 
 let world: OidcWorld | undefined;
@@ -22,51 +22,11 @@ afterEach(async () => {
   world = undefined;
 });
 
-interface Setup {
-  dir: string;
-  stepfile: string;
-  ledgerDir: string;
-  ledger(): string;
-}
+type Setup = SuppliersStepfile;
 
-/** A stepfile whose MCP tool is the world's MCP server, with credential `suppliers`. */
+/** The `suppliers` stepfile against the world's MCP server. */
 function writeStepfile(w: OidcWorld, scopes: string[], tokenUrl = w.tokenEndpoint): Setup {
-  const dir = mkdtempSync(join(tmpdir(), "stepgate-oidc-"));
-  const stepfile = join(dir, "suppliers.stepfile.json");
-  writeFileSync(
-    stepfile,
-    JSON.stringify({
-      stepgate: "1",
-      id: "suppliers",
-      inputs: { type: "object", properties: {} },
-      credentials: { suppliers: { kind: "oauth2", hosts: [w.mcp.host], description: "Looks up suppliers.", scopes, token_url: tokenUrl } },
-      tools: { directory: { mcp: { url: w.mcpUrl }, credential: "suppliers", exposes: ["lookup"] } },
-      steps: [
-        {
-          id: "city",
-          tools: ["lookup"],
-          instructions: "Find where Acme is based.",
-          produces: { type: "object", required: ["city"], properties: { city: { type: "string" } } },
-          gates: [{ id: "named", message: "name a city", predicate: { "!!": [{ var: "output.city" }] } }],
-        },
-      ],
-    }),
-  );
-  const ledgerDir = join(dir, "ledger");
-  return {
-    dir,
-    stepfile,
-    ledgerDir,
-    ledger: () => {
-      try {
-        return readdirSync(ledgerDir)
-          .map((f) => readFileSync(join(ledgerDir, f), "utf8"))
-          .join("");
-      } catch {
-        return "";
-      }
-    },
-  };
+  return writeSuppliersStepfile({ mcpHost: w.mcp.host, mcpUrl: w.mcpUrl, scopes, tokenUrl });
 }
 
 interface AuthResult {

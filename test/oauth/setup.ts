@@ -32,6 +32,35 @@ export async function startWorld(options: WorldOptions = {}): Promise<OAuthWorld
     tools: [{ name: "lookup", description: "Look up a supplier.", inputSchema: { type: "object", properties: { query: { type: "string" } } }, text: "Supplier Acme: based in Leeds" }],
     ...(options.noResourceMetadata ? {} : { authorizationServers: [as.issuer] }),
   });
+  const { dir, stepfile, ledgerDir, ledger } = writeSuppliersStepfile({ mcpHost: mcp.host, mcpUrl: `${mcp.origin}/mcp`, scopes: ["tools"], tokenUrl: options.tokenUrl?.(as) ?? as.tokenEndpoint });
+  return {
+    as,
+    mcp,
+    dir,
+    stepfile,
+    ledgerDir,
+    ledger,
+    close: async () => {
+      await Promise.all([as.close(), mcp.close()]);
+    },
+  };
+}
+
+/** The refresh form of credential `suppliers`, as the environment gives it. */
+export function refreshEnv(grant: { clientId: string; refreshToken: string }, secret?: string): Record<string, string> {
+  return { SUPPLIERS_REFRESH_TOKEN: grant.refreshToken, SUPPLIERS_CLIENT_ID: grant.clientId, ...(secret ? { SUPPLIERS_CLIENT_SECRET: secret } : {}) };
+}
+
+export interface SuppliersStepfile {
+  dir: string;
+  stepfile: string;
+  ledgerDir: string;
+  /** Every ledger line written so far, all runs. */
+  ledger(): string;
+}
+
+/** A fresh folder with the `suppliers` stepfile: one MCP tool behind oauth2 credential `suppliers`, one agent step that looks Acme up. */
+export function writeSuppliersStepfile(target: { mcpHost: string; mcpUrl: string; scopes: string[]; tokenUrl: string }): SuppliersStepfile {
   const dir = mkdtempSync(join(tmpdir(), "stepgate-oauth-"));
   const stepfile = join(dir, "suppliers.stepfile.json");
   writeFileSync(
@@ -41,9 +70,9 @@ export async function startWorld(options: WorldOptions = {}): Promise<OAuthWorld
       id: "suppliers",
       inputs: { type: "object", properties: {} },
       credentials: {
-        suppliers: { kind: "oauth2", hosts: [mcp.host], description: "Looks up suppliers.", scopes: ["tools"], token_url: options.tokenUrl?.(as) ?? as.tokenEndpoint },
+        suppliers: { kind: "oauth2", hosts: [target.mcpHost], description: "Looks up suppliers.", scopes: target.scopes, token_url: target.tokenUrl },
       },
-      tools: { directory: { mcp: { url: `${mcp.origin}/mcp` }, credential: "suppliers", exposes: ["lookup"] } },
+      tools: { directory: { mcp: { url: target.mcpUrl }, credential: "suppliers", exposes: ["lookup"] } },
       steps: [
         {
           id: "city",
@@ -57,8 +86,6 @@ export async function startWorld(options: WorldOptions = {}): Promise<OAuthWorld
   );
   const ledgerDir = join(dir, "ledger");
   return {
-    as,
-    mcp,
     dir,
     stepfile,
     ledgerDir,
@@ -71,13 +98,5 @@ export async function startWorld(options: WorldOptions = {}): Promise<OAuthWorld
         return "";
       }
     },
-    close: async () => {
-      await Promise.all([as.close(), mcp.close()]);
-    },
   };
-}
-
-/** The refresh form of credential `suppliers`, as the environment gives it. */
-export function refreshEnv(grant: { clientId: string; refreshToken: string }, secret?: string): Record<string, string> {
-  return { SUPPLIERS_REFRESH_TOKEN: grant.refreshToken, SUPPLIERS_CLIENT_ID: grant.clientId, ...(secret ? { SUPPLIERS_CLIENT_SECRET: secret } : {}) };
 }
