@@ -153,6 +153,15 @@ describe("interoperability with oidc-provider", { timeout: 180_000 }, () => {
     expect(w.refusals).toEqual([]);
   });
 
+  it("finds the MCP server's metadata at the root well-known URL when the path-inserted one is absent", async () => {
+    const w = await world_({ rootResourceMetadata: true });
+    const setup = writeStepfile(w, [MCP_SCOPE]);
+    const auth = await authorize(setup);
+    expect(auth.code, auth.stderr).toBe(0);
+    expect(w.mcp.received.filter((r) => r.path.startsWith("/.well-known")).map((r) => r.path)).toEqual(["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]);
+    await runLookups(await serve(setup, auth.vars), 1);
+  });
+
   it("uses a pre-registered public client with --client-id", async () => {
     const w = await world_({ clients: [{ client_id: "stepgate-public", token_endpoint_auth_method: "none", application_type: "native", redirect_uris: ["http://127.0.0.1/callback"], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] }] });
     const setup = writeStepfile(w, [MCP_SCOPE]);
