@@ -43,10 +43,17 @@ export class UnknownCatalogName extends Error {
   override readonly name = "UnknownCatalogName";
 }
 
+/** Entries that were renamed, so an old configuration gets told the new name rather than "not found". */
+const RENAMED: Readonly<Record<string, string>> = {
+  "npm-upgrade-plan": "dependency-upgrade-plan (it now plans upgrades for npm, PyPI, Go, Maven, Cargo and NuGet through deps.dev; give it system: npm)",
+};
+
 /** The catalog entry an argument names; throws UnknownCatalogName, with the closest names, when none does. */
 export function catalogEntry(arg: string, entries = catalogEntries()): CatalogEntry {
   const entry = entries.find((e) => e.name === arg);
   if (entry) return entry;
+  const renamed = RENAMED[arg];
+  if (renamed !== undefined) throw new UnknownCatalogName(`catalog entry ${arg} was renamed ${renamed}`);
   const near = closestNames(arg, entries.map((e) => e.name));
   const hint = near.length > 0 ? `; did you mean ${near.join(" or ")}?` : "";
   throw new UnknownCatalogName(`${arg} is neither a stepfile path (.yaml, .yml, .json) nor a catalog name${hint} (stepgate --list shows the catalog)`);

@@ -12,7 +12,7 @@ const withCases = catalogEntries(join(REPO_ROOT, "awesome-stepfiles")).filter((e
 
 describe("stepgate --test on the catalog", () => {
   it("has cases files for at least four entries", () => {
-    expect(withCases.map((e) => e.name)).toEqual(expect.arrayContaining(["release-notes", "npm-upgrade-plan", "meeting-dates", "wiki-brief"]));
+    expect(withCases.map((e) => e.name)).toEqual(expect.arrayContaining(["release-notes", "dependency-upgrade-plan", "meeting-dates", "wiki-brief"]));
   });
 
   it.each(withCases.map((e) => [e.name]))("%s agrees with its cases file", async (name) => {
@@ -23,15 +23,15 @@ describe("stepgate --test on the catalog", () => {
   });
 
   it("exits 1 and names the differing verdict when an expectation is wrong", async () => {
-    const source = join(REPO_ROOT, "awesome-stepfiles/packages/npm-upgrade-plan/npm-upgrade-plan.cases.yaml");
-    const wrong = readFileSync(source, "utf8").replace("expect: { fail: [registry-versions, a-risk-per-major] }", "expect: { fail: [registry-versions] }");
+    const source = join(REPO_ROOT, "awesome-stepfiles/packages/dependency-upgrade-plan/dependency-upgrade-plan.cases.yaml");
+    const wrong = readFileSync(source, "utf8").replace("expect: { fail: [default-versions, advisories-read, advisory-titles] }", "expect: { fail: [default-versions, advisories-read] }");
     const file = join(mkdtempSync(join(tmpdir(), "stepgate-cases-")), "wrong.cases.yaml");
     writeFileSync(file, wrong);
-    const result = await stepgate("--test", "npm-upgrade-plan", file);
+    const result = await stepgate("--test", "dependency-upgrade-plan", file);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain("DIFF 3. plan: fail [registry-versions, a-risk-per-major]");
-    expect(result.stdout).toContain("expected fail [registry-versions], got fail [a-risk-per-major, registry-versions]");
-    expect(result.stdout).toContain("a-risk-per-major: give one risk sentence for each major upgrade");
+    expect(result.stdout).toContain("DIFF 3. plan: fail [default-versions, advisories-read, advisory-titles]");
+    expect(result.stdout).toContain("expected fail [default-versions, advisories-read], got fail [advisories-read, advisory-titles, default-versions]");
+    expect(result.stdout).toContain("advisory-titles: each security title must be deps.dev's title for that advisory");
     expect(result.stdout).toContain("2 agree, 1 differ\n");
   });
 
