@@ -58,7 +58,7 @@ export function indexText(root: string, entries: readonly IndexedEntry[]): strin
 }
 
 function needsCell(facts: EntryFacts): string {
-  const parts = [...facts.needs.map((v) => `\`${v}\``), ...(facts.approval ? ["a person to approve"] : [])];
+  const parts = [...facts.needsShown.map((v) => v.replace(/[A-Z][A-Z0-9_]+/g, "`$&`")), ...(facts.approval ? ["a person to approve"] : [])];
   return parts.length > 0 ? parts.join(", ") : "nothing (keyless)";
 }
 

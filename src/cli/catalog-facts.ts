@@ -4,10 +4,14 @@
 import type { CredentialKind, StepfileDocument } from "../format/types.js";
 import { gateKind } from "../format/types.js";
 import { environmentNeeds } from "../authoring/needs.js";
+import { credentialVariable } from "../egress/index.js";
+import { refreshVariables } from "../oauth/variables.js";
 
 export interface EntryFacts {
   /** Environment variables the operator sets; empty when keyless. */
   needs: string[];
+  /** The same, as a person reads them: an oauth2 credential with a token_url may be a refresh token instead. */
+  needsShown: string[];
   /** It has an approve gate, so a person answers through the client. */
   approval: boolean;
   mechanical: boolean;
@@ -31,8 +35,20 @@ export function entryFacts(doc: StepfileDocument, file: string): EntryFacts {
   const tools = Object.values(doc.tools ?? {});
   const needs = environmentNeeds(doc);
   const approve = gates.some((g) => gateKind(g) === "approve");
+  const refreshable = new Set(
+    Object.entries(doc.credentials ?? {})
+      .filter(([, c]) => c.kind === "oauth2" && c.token_url !== undefined)
+      .map(([name]) => name),
+  );
+  const needsShown = needs.map((variable) => {
+    const name = [...refreshable].find((n) => credentialVariable(n) === variable);
+    if (name === undefined) return variable;
+    const { refreshToken, clientId } = refreshVariables(name);
+    return `${variable} (or ${refreshToken} + ${clientId})`;
+  });
   return {
     needs,
+    needsShown,
     approval: approve,
     mechanical: steps.some((s) => s.do !== undefined),
     mechanicalEnds: steps[0]?.do !== undefined || steps.at(-1)?.do !== undefined,
@@ -49,7 +65,7 @@ export function entryFacts(doc: StepfileDocument, file: string): EntryFacts {
 
 /** "needs: ..." as a person reads it: variables to set, and a person to approve when there is an approve gate. */
 export function needsText(facts: EntryFacts): string {
-  const parts = [...facts.needs, ...(facts.approval ? ["a person to approve (the client must support elicitation)"] : [])];
+  const parts = [...facts.needsShown, ...(facts.approval ? ["a person to approve (the client must support elicitation)"] : [])];
   return parts.length > 0 ? parts.join(", ") : "nothing (keyless)";
 }
 

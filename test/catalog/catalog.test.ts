@@ -19,6 +19,8 @@ import { REPO_ROOT } from "../support/paths.js";
 import { stepgate } from "../offline/cli.js";
 
 const root = join(REPO_ROOT, "awesome-stepfiles");
+// Spawning the CLI and compiling every entry takes a while on a loaded machine.
+const SLOW = 180_000;
 const entries = catalogEntries(root);
 
 interface CaseEntry {
@@ -59,7 +61,7 @@ describe.each(entries.map((e) => [e.name, e]))("catalog entry %s", (name, entry)
     const { doc } = await load(name);
     expect(doc.id).toBe(name);
     expect(existsSync(join(dirname(entry.file), `${name}.cases.yaml`))).toBe(true);
-  });
+  }, SLOW);
 
   it("has the README sections, and its Try it command works as written and shows its real output", async () => {
     const { readme } = await load(name);
@@ -72,13 +74,13 @@ describe.each(entries.map((e) => [e.name, e]))("catalog entry %s", (name, entry)
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/ agree, 0 differ\n$/);
     expect(tryIt!.output, "run npm run catalog:index to refresh the README's output").toBe(portableOutput(result.stdout, REPO_ROOT));
-  });
+  }, SLOW);
 
   it("says in What it needs where every variable it reads comes from", async () => {
     const { doc, readme, file } = await load(name);
     const needs = section(readme, "What it needs");
     for (const variable of entryFacts(doc, file).needs) expect(needs, `What it needs names ${variable}`).toContain(variable);
-  });
+  }, SLOW);
 
   it("has a failing verdict on a real gate of every agent step, and one whole run", async () => {
     const { doc, cases } = await load(name);
@@ -91,7 +93,7 @@ describe.each(entries.map((e) => [e.name, e]))("catalog entry %s", (name, entry)
     const required = doc.steps.filter((s) => s.when === undefined).map((s) => s.id);
     const whole = cases.cases.some((c) => required.every((id) => c.steps.some((a) => a.step === id && a.expect === "pass")));
     expect(whole, `a case that passes every step (${required.join(", ")}) from start to end`).toBe(true);
-  });
+  }, SLOW);
 
   it("declares credentials and hosts narrowly", async () => {
     const { doc } = await load(name);
@@ -114,21 +116,21 @@ describe.each(entries.map((e) => [e.name, e]))("catalog entry %s", (name, entry)
     for (const step of doc.steps) {
       for (const gate of step.gates ?? []) if (gateKind(gate) === "approve") expect(gate.approve!.message.length).toBeGreaterThan(20);
     }
-  });
+  }, SLOW);
 });
 
 describe("the catalog as a whole", () => {
   it("has an index that matches the entries (npm run catalog:index writes it)", async () => {
     const expected = indexText(root, await indexedEntries(root));
     expect(readFileSync(join(root, "README.md"), "utf8")).toBe(expected);
-  });
+  }, SLOW);
 
   it("has a CONTRIBUTING.md that states the README contract", () => {
     const text = readFileSync(join(root, "CONTRIBUTING.md"), "utf8");
     for (const heading of ["What it does", "When to use it", "What it needs", "Example inputs", "What the gates guarantee", "What they cannot catch", "API shapes", "Try it"]) {
       expect(text).toContain(`## ${heading}`);
     }
-  });
+  }, SLOW);
 
   it("meets the counts of issue 10, and prints them", async () => {
     const loaded = await Promise.all(entries.map(async (e) => ({ category: e.category, facts: entryFacts((await loadStepfileFile(e.file, e.name)).doc, e.file) })));
@@ -153,7 +155,7 @@ describe("the catalog as a whole", () => {
     ];
     const short = minimums.filter(([, got, min]) => got < min).map(([what, got, min]) => `${what}: ${got} < ${min}`);
     expect(short).toEqual([]);
-  });
+  }, SLOW);
 });
 
 function countsLine(c: CatalogCounts): string {
