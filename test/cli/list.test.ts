@@ -24,7 +24,7 @@ describe("stepgate --list", () => {
       for (const e of inDomain) expect(lines.slice(heading + 1, heading + 1 + inDomain.length * 2)).toContainEqual(expect.stringMatching(new RegExp(`^  ${e.name}  `)));
     }
     expect(result.stdout).toContain("  release-notes  Release notes from a list of changes\n      needs: nothing (keyless)\n");
-    expect(result.stdout).toMatch(/  github-pr-review  .*\n      needs: GITHUB_TOKEN_API_KEY, a person to approve/);
+    expect(result.stdout).toMatch(/ {2}github-pr-review {2}.*\n {6}needs: GITHUB_TOKEN_API_KEY, a person to approve/);
     expect(result.stdout).toMatch(/needs: HUBSPOT_API_KEY \(or HUBSPOT_REFRESH_TOKEN \+ HUBSPOT_CLIENT_ID\)/);
     expect(result.stdout).toContain(`${entries.length} entries;`);
   }, SLOW);
