@@ -23,7 +23,6 @@ import { openToolbox } from "./tools/toolbox.js";
 import { testMode } from "./cli/test-mode.js";
 import { caseRecorder } from "./offline/index.js";
 import { userAgent } from "./egress/index.js";
-import { environmentNeeds } from "./authoring/index.js";
 import { openGrants } from "./cli/grants.js";
 
 export async function main(argv: string[]): Promise<number> {
@@ -46,8 +45,10 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     case "verify":
       return verify(options.positionals);
-    case "list":
-      return list();
+    case "list": {
+      const { listCatalog } = await import("./cli/list.js");
+      return listCatalog(options.positionals, (text) => void process.stdout.write(text), (line) => void process.stderr.write(`${line}\n`));
+    }
     case "test":
       return testMode(options);
     case "auth":
@@ -154,24 +155,6 @@ async function verify(files: string[]): Promise<number> {
     }
   }
   return failed ? 1 : 0;
-}
-
-async function list(): Promise<number> {
-  const entries = catalogEntries();
-  if (entries.length === 0) {
-    process.stdout.write("The catalog is empty.\n");
-    return 0;
-  }
-  for (const entry of entries) {
-    try {
-      const { doc } = await loadArgument(entry.name);
-      const needs = environmentNeeds(doc);
-      process.stdout.write(`${entry.name}  (${entry.category})  ${doc.title ?? doc.description ?? ""}\n    needs: ${needs.length ? needs.join(", ") : "nothing (keyless)"}\n`);
-    } catch (error) {
-      process.stdout.write(`${entry.name}  (${entry.category})  INVALID: ${(error as Error).message.split("\n")[0]}\n`);
-    }
-  }
-  return 0;
 }
 
 /** HTTP mode runs until the operator stops it. */

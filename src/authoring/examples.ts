@@ -3,6 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { loadStepfileFile } from "../loader/load.js";
+import { closestNames } from "./closest-names.js";
 import { environmentNeeds } from "./needs.js";
 import type { CatalogEntry } from "./options.js";
 
@@ -20,6 +21,8 @@ export interface Example {
   name: string;
   category: string;
   stepfile: string;
+  /** The stepfile's language, for the fence around its text. */
+  format: "yaml" | "json";
   readme: string | null;
 }
 
@@ -36,13 +39,18 @@ export async function listExamples(catalog: readonly CatalogEntry[]): Promise<Ex
   );
 }
 
+/** The catalog names nearest one it lacks, for "did you mean". */
+export function nearExamples(catalog: readonly CatalogEntry[], name: string): string[] {
+  return closestNames(name, catalog.map((e) => e.name));
+}
+
 /** One entry's text and README; undefined for a name the catalog lacks. */
 export async function readExample(catalog: readonly CatalogEntry[], name: string): Promise<Example | undefined> {
   const entry = catalog.find((e) => e.name === name);
   if (!entry) return undefined;
   const stepfile = await readFile(entry.file, "utf8");
   const readme = await readFile(join(dirname(entry.file), "README.md"), "utf8").catch(() => null);
-  return { name: entry.name, category: entry.category, stepfile, readme };
+  return { name: entry.name, category: entry.category, stepfile, format: /\.json$/i.test(entry.file) ? "json" : "yaml", readme };
 }
 
 export function examplesListText(list: readonly ExampleSummary[]): string {
@@ -56,5 +64,5 @@ export function examplesListText(list: readonly ExampleSummary[]): string {
 }
 
 export function exampleText(e: Example): string {
-  return [`# ${e.name} (${e.category})`, "", "## Stepfile", "```yaml", e.stepfile.trimEnd(), "```", "", "## README", e.readme?.trimEnd() ?? "(none)"].join("\n");
+  return [`# ${e.name} (${e.category})`, "", "## Stepfile", `\`\`\`${e.format}`, e.stepfile.trimEnd(), "```", "", "## README", e.readme?.trimEnd() ?? "(none)"].join("\n");
 }

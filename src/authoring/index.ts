@@ -9,7 +9,7 @@ import type { Reply } from "../engine/replies.js";
 import type { Session } from "../session.js";
 import type { AuthoringToolName } from "./definitions.js";
 import type { DraftRuleContext } from "./draft-rules.js";
-import { exampleText, examplesListText, listExamples, readExample } from "./examples.js";
+import { exampleText, examplesListText, listExamples, nearExamples, readExample } from "./examples.js";
 import { guide, guideText } from "./guide.js";
 import { inspectApi } from "./inspect-api.js";
 import { inspectionText } from "./inspection-text.js";
@@ -53,7 +53,11 @@ export class Authoring {
         }
         if (typeof args.name !== "string") return usage("stepgate_examples takes name, a catalog entry's name, or nothing");
         const example = await readExample(catalog, args.name);
-        if (!example) return usage(`${args.name} is not in the catalog; call stepgate_examples without a name for the list`);
+        if (!example) {
+          const near = nearExamples(catalog, args.name);
+          const hint = near.length > 0 ? ` (did you mean ${near.join(" or ")}?)` : "";
+          return usage(`${args.name} is not in the catalog${hint}; call stepgate_examples without a name for the list`);
+        }
         return data(exampleText(example), { ...example });
       }
       case "stepgate_outline": {

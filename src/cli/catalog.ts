@@ -1,26 +1,35 @@
-// The bundled catalog, awesome-stepfiles/<category>/<name>/<name>.stepfile.yaml,
-// and how a command-line argument names a stepfile: a path by its suffix,
-// else a catalog name.
+// The bundled catalog, awesome-stepfiles/<domain>/<name>/<name>.stepfile.yaml
+// (or .stepfile.json), and how a command-line argument names a stepfile: a
+// path by its suffix, else a catalog name.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { loadStepfileFile, type LoadedStepfile } from "../loader/load.js";
+import { closestNames } from "../authoring/closest-names.js";
 import { packageRoot } from "./package-root.js";
 
 export interface CatalogEntry {
   name: string;
+  /** The entry's domain: the folder it sits in (engineering, finance, ...). */
   category: string;
   file: string;
 }
 
-export function catalogEntries(root = join(packageRoot(), "awesome-stepfiles")): CatalogEntry[] {
+/** The stepfile names an entry folder may hold, in the order they are looked for. */
+const STEPFILE_SUFFIXES = [".stepfile.yaml", ".stepfile.json"];
+
+export function catalogRoot(): string {
+  return join(packageRoot(), "awesome-stepfiles");
+}
+
+export function catalogEntries(root = catalogRoot()): CatalogEntry[] {
   if (!existsSync(root)) return [];
   const entries: CatalogEntry[] = [];
   for (const category of readdirSync(root).sort()) {
     const dir = join(root, category);
     if (!statSync(dir).isDirectory()) continue;
     for (const name of readdirSync(dir).sort()) {
-      const file = join(dir, name, `${name}.stepfile.yaml`);
-      if (existsSync(file)) entries.push({ name, category, file });
+      const file = STEPFILE_SUFFIXES.map((suffix) => join(dir, name, `${name}${suffix}`)).find((f) => existsSync(f));
+      if (file) entries.push({ name, category, file });
     }
   }
   return entries;
@@ -34,14 +43,25 @@ export class UnknownCatalogName extends Error {
   override readonly name = "UnknownCatalogName";
 }
 
+/** Entries that were renamed, so an old configuration gets told the new name rather than "not found". */
+const RENAMED: Readonly<Record<string, string>> = {
+  "npm-upgrade-plan": "dependency-upgrade-plan (it now plans upgrades for npm, PyPI, Go, Maven, Cargo and NuGet through deps.dev; give it system: npm)",
+};
+
+/** The catalog entry an argument names; throws UnknownCatalogName, with the closest names, when none does. */
+export function catalogEntry(arg: string, entries = catalogEntries()): CatalogEntry {
+  const entry = entries.find((e) => e.name === arg);
+  if (entry) return entry;
+  const renamed = RENAMED[arg];
+  if (renamed !== undefined) throw new UnknownCatalogName(`catalog entry ${arg} was renamed ${renamed}`);
+  const near = closestNames(arg, entries.map((e) => e.name));
+  const hint = near.length > 0 ? `; did you mean ${near.join(" or ")}?` : "";
+  throw new UnknownCatalogName(`${arg} is neither a stepfile path (.yaml, .yml, .json) nor a catalog name${hint} (stepgate --list shows the catalog)`);
+}
+
 /** The file an argument names: itself when it is a path, else a catalog entry's file. */
 export function resolveArgument(arg: string): string {
-  if (isStepfilePath(arg)) return arg;
-  const entry = catalogEntries().find((e) => e.name === arg);
-  if (!entry) {
-    throw new UnknownCatalogName(`${arg} is neither a stepfile path (.yaml, .yml, .json) nor a catalog name; stepgate --list shows the catalog`);
-  }
-  return entry.file;
+  return isStepfilePath(arg) ? arg : catalogEntry(arg).file;
 }
 
 /** Load one argument: a path, or a catalog entry's name. */

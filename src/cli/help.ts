@@ -5,7 +5,8 @@ export const HELP = `Stepgate: run stepfiles, gated procedures for agents, as an
 Usage:
   stepgate [options] <stepfile | catalog name>...        serve over stdio
   stepgate --http <port> [options] <stepfiles>...         serve Streamable HTTP on 127.0.0.1:<port>/mcp (0: a free port)
-  stepgate --list                                         the bundled catalog
+  stepgate --list [<domain or word>...]                   the bundled catalog by domain, with what each entry needs;
+                                                          words filter it (e.g. --list finance, --list keyless)
   stepgate --test <stepfile | catalog name> [<cases.yaml>]  offline gate cases (default: <id>.cases.yaml beside the stepfile)
   stepgate --verify <ledger.jsonl>...                     check ledger hash chains
   stepgate --auth <stepfile | catalog name> <credential> [--client-id <id>] [--token-store <file>]

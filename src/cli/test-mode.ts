@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { StepgateError, StepfileUnreadable } from "../errors.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import { CasesInvalid, CasesUnreadable, formatReport, readCasesFile, runCases } from "../offline/index.js";
-import { catalogEntries, isStepfilePath, loadArgument, UnknownCatalogName } from "./catalog.js";
+import { loadArgument, resolveArgument, UnknownCatalogName } from "./catalog.js";
 import type { Options } from "./options.js";
 
 export async function testMode(options: Options): Promise<number> {
@@ -22,7 +22,7 @@ export async function testMode(options: Options): Promise<number> {
     if (error instanceof StepgateError) return fail(1, `${error.name}: ${error.message}`);
     throw error;
   }
-  const casesPath = given ?? join(dirname(stepfileFile(arg)), `${stepfile.doc.id}.cases.yaml`);
+  const casesPath = given ?? join(dirname(resolveArgument(arg)), `${stepfile.doc.id}.cases.yaml`);
   try {
     const cases = await readCasesFile(casesPath, stepfile);
     const report = await runCases(stepfile, cases, { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars });
@@ -33,10 +33,4 @@ export async function testMode(options: Options): Promise<number> {
     if (error instanceof CasesInvalid) return fail(1, `${error.name}: ${error.message}`);
     throw error;
   }
-}
-
-/** Where the stepfile lives: the path itself, or the catalog entry's file. */
-function stepfileFile(arg: string): string {
-  if (isStepfilePath(arg)) return arg;
-  return catalogEntries().find((e) => e.name === arg)!.file;
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { guide, guideText } from "../../src/authoring/guide.js";
-import { listExamples, readExample } from "../../src/authoring/examples.js";
+import { exampleText, listExamples, readExample } from "../../src/authoring/examples.js";
 import { catalogEntries } from "../../src/cli/catalog.js";
 
 describe("stepgate_guide", () => {
@@ -45,5 +45,17 @@ describe("stepgate_examples", () => {
     expect(entry?.stepfile).toContain("id: release-notes");
     expect(entry?.readme).toContain("# release-notes");
     expect(await readExample(catalogEntries(), "nope")).toBeUndefined();
+  });
+
+  it("serves an entry written as JSON in a json fence", async () => {
+    const entry = await readExample(catalogEntries(), "github-release");
+    expect(entry?.format).toBe("json");
+    expect(exampleText(entry!)).toContain("```json\n{");
+  });
+
+  it("serves every catalog entry, none invalid", async () => {
+    const list = await listExamples(catalogEntries());
+    expect(list.filter((e) => e.invalid !== undefined)).toEqual([]);
+    expect(list.map((e) => e.name).sort()).toEqual(catalogEntries().map((e) => e.name).sort());
   });
 });
