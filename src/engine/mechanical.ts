@@ -1,6 +1,7 @@
 // A mechanical step (`do`): Stepgate makes its calls in order, computes the
 // output from the templates, and never shows the step to the client.
 import { CallArgumentsInvalid, ToolCallFailed } from "../errors.js";
+import { asJson } from "../expr/index.js";
 import type { CompiledCall, CompiledStep } from "../loader/compile.js";
 import type { CallOutcome } from "./toolbox.js";
 
@@ -29,7 +30,7 @@ export async function runMechanicalStep(step: CompiledStep, host: MechanicalHost
       responses[call.id] = await makeCall(step, call, data(), host);
     }
   }
-  const output = step.output!(data());
+  const output = asJson(step.output!(data()));
   host.computed(output);
   return output;
 }

@@ -3,6 +3,7 @@
 // `let`, add the derived fields, check the whole `produces`. Gates run only
 // on an output that passed all of this.
 import { describeErrors } from "../jsonschema/ajv.js";
+import { asJson } from "../expr/index.js";
 import type { CompiledStep } from "../loader/compile.js";
 import type { GateVerdict } from "./gates.js";
 
@@ -25,7 +26,7 @@ export function checkShape(step: CompiledStep, output: unknown, context: ShapeCo
   for (const [name, expr] of step.lets) data.let[name] = expr(data);
   if (step.derive.length === 0) return { output, lets: data.let };
   const full: Record<string, unknown> = { ...submitted };
-  for (const [name, expr] of step.derive) full[name] = expr(data);
+  for (const [name, expr] of step.derive) full[name] = asJson(expr(data));
   onDerived(full);
   if (!step.produces(full)) return fail("produces", describeErrors(step.produces.errors).join("; "));
   return { output: full, lets: data.let };

@@ -8,7 +8,7 @@ export type Compiled = (data: Data) => unknown;
 
 export { ExpressionError } from "./operator.js";
 export { truthy } from "./truthy.js";
-export { jsonEqual, jsonKey } from "./json.js";
+export { asJson, jsonEqual, jsonKey } from "./json.js";
 export { isOperator, operatorNames } from "./operators/index.js";
 export { compileTemplate, type CompiledTemplate } from "./template.js";
 export { compileGate, diagnose, describe, type CompiledGate, type PredicateGate } from "./diagnose.js";

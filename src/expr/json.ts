@@ -46,3 +46,22 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 export function compactJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
+
+/**
+ * A computed value as JSON holds it: NaN and the infinities (from arithmetic
+ * on text, or a division by zero) become null, and undefined members go, as
+ * JSON.stringify reads them. Outputs Stepgate computes (a mechanical step's
+ * output, derived fields) pass through this, so they can be hashed into the
+ * ledger and checked against `produces` like any submitted output, where a
+ * null in place of a number fails with a diagnosis instead of ending the
+ * run with an internal error.
+ */
+export function asJson(value: unknown): unknown {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (value === undefined) return null;
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((item) => (item === undefined || typeof item === "function" ? null : asJson(item)));
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) if (member !== undefined && typeof member !== "function") out[key] = asJson(member);
+  return out;
+}

@@ -184,3 +184,43 @@ steps:
     expect(await h.start({ flag: true })).toMatchObject({ step: { step: "truthy" } });
   });
 });
+
+describe("computed values JSON cannot hold", () => {
+  const mechanical = `stepgate: "1"
+id: nan
+inputs: { type: object }
+steps:
+  - id: sum
+    do: { output: { total: { "+": ["abc"] }, ratio: { "/": [1, 0] } } }
+    produces: { type: object, required: [total], properties: { total: { type: number } } }
+  - id: write
+    instructions: Write.
+    produces: { type: object }
+    gates: [{ id: any, message: always, predicate: true }]
+`;
+  const derived = `stepgate: "1"
+id: nan-derived
+inputs: { type: object }
+steps:
+  - id: write
+    instructions: Write a label.
+    derive: { share: { "*": [{ var: output.label }, 2] } }
+    produces: { type: object, required: [label, share], properties: { label: { type: string }, share: { type: number } } }
+    gates: [{ id: any, message: always, predicate: true }]
+`;
+
+  it("become null in a mechanical step's output, so produces fails the run with a diagnosis, not an internal error", async () => {
+    const h = harness(mechanical, fakeToolbox({}));
+    const start = await h.start();
+    expect(start).toMatchObject({ kind: "failed", error: { name: "GateFailed" } });
+    expect(JSON.stringify(start)).toContain("total");
+    expect(h.types(start.run)).toContain("computed");
+  });
+
+  it("become null in a derived field, so produces fails the attempt naming the field", async () => {
+    const h = harness(derived, fakeToolbox({}));
+    const start = await h.start();
+    const reply = await h.registry.submit(start.run, h.session, { label: "abc" });
+    expect(reply).toMatchObject({ kind: "failed", error: { name: "GateFailed", failures: [{ gate: "produces", diagnosis: "output.share must be number" }] } });
+  });
+});
