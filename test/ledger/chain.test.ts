@@ -9,7 +9,7 @@ function ledger(run = "r1") {
   chain.append("run_started", { identity: "sha256:00", inputs_hash: "sha256:11" });
   chain.append("step_started", { step: "a", attempt: 1 });
   chain.append("submit", { step: "a", attempt: 1, output_hash: "sha256:22", output_length: 2 });
-  chain.append("gate", { step: "a", attempt: 1, gate: "g", verdict: "pass", diagnosis_hash: null });
+  chain.append("gate", { step: "a", attempt: 1, gate: "g", kind: "predicate", verdict: "pass", diagnosis_hash: null });
   chain.append("step_passed", { step: "a", attempt: 1 });
   chain.append("run_finished", { outcome: "finished", outputs_hash: "sha256:33" });
   return lines;
@@ -27,30 +27,30 @@ describe("the ledger chain", () => {
   });
 
   it("verifies an untouched ledger", () => {
-    expect(verifyLedger(`${ledger().join("\n")}\n`)).toEqual({ ok: true, records: 6 });
+    expect(verifyLedger(`${ledger().join("\n")}\n`)).toEqual({ status: "unsigned", records: 6 });
   });
 
   it("names the first seq that does not follow after an edit", () => {
     const lines = ledger();
     lines[2] = lines[2]!.replace('"output_length":2', '"output_length":3');
-    expect(verifyLedger(lines.join("\n"))).toMatchObject({ ok: false, seq: 3 });
+    expect(verifyLedger(lines.join("\n"))).toMatchObject({ status: "tampered", seq: 3 });
   });
 
   it("names the first seq that does not follow after reordering or removing a record", () => {
     const lines = ledger();
-    expect(verifyLedger([lines[0], lines[2], lines[1], ...lines.slice(3)].join("\n"))).toMatchObject({ ok: false, seq: 2 });
-    expect(verifyLedger([...lines.slice(0, 3), ...lines.slice(4)].join("\n"))).toMatchObject({ ok: false, seq: 4 });
+    expect(verifyLedger([lines[0], lines[2], lines[1], ...lines.slice(3)].join("\n"))).toMatchObject({ status: "tampered", seq: 2 });
+    expect(verifyLedger([...lines.slice(0, 3), ...lines.slice(4)].join("\n"))).toMatchObject({ status: "tampered", seq: 4 });
   });
 
   it("refuses a record from another run even with a matching chain position", () => {
     const mine = ledger("r1");
     const theirs = ledger("r2");
-    expect(verifyLedger([...mine.slice(0, 3), theirs[3], ...mine.slice(4)].join("\n"))).toMatchObject({ ok: false, seq: 3 });
+    expect(verifyLedger([...mine.slice(0, 3), theirs[3], ...mine.slice(4)].join("\n"))).toMatchObject({ status: "tampered", seq: 3 });
   });
 
   it("refuses a ledger that does not start at seq 0, or is not JSON", () => {
-    expect(verifyLedger(ledger().slice(1).join("\n"))).toMatchObject({ ok: false, seq: 1 });
-    expect(verifyLedger("not json\n")).toMatchObject({ ok: false, line: 1 });
-    expect(verifyLedger("")).toMatchObject({ ok: false });
+    expect(verifyLedger(ledger().slice(1).join("\n"))).toMatchObject({ status: "tampered", seq: 1 });
+    expect(verifyLedger("not json\n")).toMatchObject({ status: "tampered", line: 1 });
+    expect(verifyLedger("")).toMatchObject({ status: "unreadable" });
   });
 });
