@@ -6,6 +6,7 @@ import { StepgateError } from "./errors.js";
 import { RunRegistry } from "./engine/registry.js";
 import type { RunContext } from "./engine/context.js";
 import { fileSinks, stderrSinks } from "./ledger/sinks.js";
+import { KeptLedgers } from "./ledger/kept.js";
 import type { LoadedStepfile } from "./loader/load.js";
 import { createServerFactory } from "./mcp/server.js";
 import { serveStdio } from "./stdio.js";
@@ -80,7 +81,8 @@ async function serve(options: Options): Promise<number> {
     stopWatching();
     return 1;
   }
-  const ledgers = chainedLedgers(options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks(), undefined, signing);
+  const kept = new KeptLedgers();
+  const ledgers = chainedLedgers(kept.tee(options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks()), undefined, signing);
   const ctx: RunContext = {
     limits: { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars },
     ledger: ledgers,
@@ -94,6 +96,7 @@ async function serve(options: Options): Promise<number> {
     registry,
     version: packageVersion(),
     approvalTimeoutMs: options.limits.runIdleMs,
+    ledgers: kept,
     // publicUrl is deliberately left unset: only tests replace the public-https check.
     authoring: {
       catalog: catalogEntries,

@@ -29,8 +29,10 @@ export function renderTimelineText(t: Timeline, verdict: string, style: TextStyl
     }
     const kind = s.mechanical ? "mechanical" : "agent";
     const tries = s.attempts.length;
-    const state = s.passed ? ok(true, tries > 1 ? `passed on attempt ${tries}` : "passed") : ok(false, "did not pass");
-    lines.push(`  ${s.passed ? ok(true, "✓") : ok(false, "✗")} step ${paint("bold", s.id)} (${kind}): ${state}, ${formatDuration(s.end - s.start)}`);
+    const failed = s.attempts.some((a) => a.gates.some((g) => !g.pass));
+    const state = s.passed ? ok(true, tries > 1 ? `passed on attempt ${tries}` : "passed") : failed ? ok(false, "did not pass") : paint("yellow", "not finished");
+    const mark = s.passed ? ok(true, "✓") : failed ? ok(false, "✗") : paint("yellow", "…");
+    lines.push(`  ${mark} step ${paint("bold", s.id)} (${kind}): ${state}, ${formatDuration(s.end - s.start)}`);
     const showAttempts = tries > 1;
     for (const a of s.attempts) {
       const indent = showAttempts ? "      " : "    ";
