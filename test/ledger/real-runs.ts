@@ -87,7 +87,8 @@ steps:
 `;
 
 /** Serves every stepfile from one built CLI, makes one run of each kind, and returns their ledger files. */
-export async function makeRealRuns(extraArgs: readonly string[] = []): Promise<RealRuns> {
+/** `recordCases` also writes each run's cases file beside its ledger (--record-cases to the same folder). */
+export async function makeRealRuns(extraArgs: readonly string[] = [], options: { recordCases?: boolean } = {}): Promise<RealRuns> {
   const dir = mkdtempSync(join(tmpdir(), "stepgate-real-runs-"));
   const api = await startApiFixture([
     { method: "GET", path: "/items?shelf=A", answers: [{ status: 200, json: { items: [{ id: "K-1" }, { id: "K-2" }] } }] },
@@ -107,7 +108,7 @@ export async function makeRealRuns(extraArgs: readonly string[] = []): Promise<R
   client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { approved: true } }));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [stepgateBin(), "--ledger-dir", ledgerDir, ...extraArgs, ...stepfiles],
+    args: [stepgateBin(), "--ledger-dir", ledgerDir, ...(options.recordCases ? ["--record-cases", ledgerDir] : []), ...extraArgs, ...stepfiles],
     env: getDefaultEnvironment(),
     stderr: "pipe",
   });
