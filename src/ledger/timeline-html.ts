@@ -21,7 +21,7 @@ const STYLE = `
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--ink);margin:0;padding:24px 32px;background:#fafbfc}
 h1{font-size:20px;margin:0 0 12px}h2{font-size:17px;margin:0 0 6px}code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12.5px}
 .summary{padding:10px 14px;border-radius:6px;margin:0 0 18px;font-weight:600}
-.pass{color:var(--pass)}.fail{color:var(--fail)}
+.pass{color:var(--pass)}.fail{color:var(--fail)}.warn{color:var(--warn)}
 .v-pass{background:var(--pass-bg);color:var(--pass);border:1px solid #a5d6a7}.v-fail{background:var(--fail-bg);color:var(--fail);border:1px solid #ef9a9a}.v-warn{background:var(--warn-bg);color:var(--warn);border:1px solid #ffcc80}
 table.runs{border-collapse:collapse;margin:0 0 24px;background:#fff}table.runs th,table.runs td{border:1px solid var(--line);padding:4px 10px;text-align:left}
 article.run{background:#fff;border:1px solid var(--line);border-radius:8px;padding:16px 20px;margin:0 0 24px}
@@ -29,7 +29,7 @@ article.run{background:#fff;border:1px solid var(--line);border-radius:8px;paddi
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:0 0 14px}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
 .axis,.row{display:grid;grid-template-columns:190px 1fr;align-items:center}
 .axis .ticks{position:relative;height:18px;border-bottom:1px solid var(--line);color:var(--muted);font-size:11px}
-.axis .ticks span{position:absolute;transform:translateX(-50%)}.axis .ticks span:first-child{transform:none}.axis .ticks span:last-child{transform:translateX(-100%)}
+.axis .ticks span{position:absolute;transform:translateX(-50%);white-space:nowrap}.axis .ticks span:first-child{transform:none}.axis .ticks span:last-child{transform:translateX(-100%)}
 .row{border-bottom:1px dashed #eef1f4;min-height:34px}
 .row .label{padding:4px 8px 4px 0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.row .label small{color:var(--muted)}
 .track{position:relative;height:30px}
@@ -48,9 +48,12 @@ details{margin:12px 0 0}summary{cursor:pointer;color:var(--muted)}
 
 export function renderTimelinePage(runs: PageRun[]): string {
   const failing = runs.filter((r) => !r.verdict.pass).length;
+  const counts = STATUS_WORDS.map(([status, word]) => [runs.filter((r) => r.verdict.status === status).length, word] as const).filter(([n]) => n > 0);
+  const tally = esc(counts.map(([n, word]) => `${n} ${word}`).join(", "));
+  const allSigned = runs.every((r) => r.verdict.status === "signed");
   const summary = failing === 0
-    ? `<p class="summary v-pass" data-summary="pass">${runs.length === 1 ? "The ledger verifies" : `All ${runs.length} ledgers verify`}: ${esc(runs.map((r) => r.verdict.text).filter(unique).join("; "))}</p>`
-    : `<p class="summary v-fail" data-summary="fail">${failing} of ${runs.length} ledger${runs.length === 1 ? "" : "s"} did not verify</p>`;
+    ? `<p class="summary ${allSigned ? "v-pass" : "v-warn"}" data-summary="pass">${runs.length === 1 ? "The ledger verifies" : `All ${runs.length} ledgers verify`}: ${tally}</p>`
+    : `<p class="summary v-fail" data-summary="fail">${failing} of ${runs.length} ledger${runs.length === 1 ? "" : "s"} did not verify: ${tally}</p>`;
   const list = runs.length > 1 ? runList(runs) : "";
   const title = runs.length === 1 && runs[0]!.timeline ? `${runs[0]!.timeline.stepfile} run ${runs[0]!.timeline.run}` : `${runs.length} runs`;
   return `<!doctype html>
@@ -64,14 +67,21 @@ ${runs.map((r, i) => runArticle(r, i)).join("\n")}
 `;
 }
 
-function unique(value: string, index: number, all: string[]): boolean {
-  return all.indexOf(value) === index;
-}
+/** How the page's summary counts each verify status. */
+const STATUS_WORDS = [
+  ["signed", "intact and signed"],
+  ["unsigned", "intact but unsigned (the last record of each is not protected)"],
+  ["open", "open (no closing record)"],
+  ["tampered", "tampered"],
+  ["signature", "with an invalid signature"],
+  ["wrong-key", "signed by another key"],
+  ["unreadable", "unreadable"],
+] as const;
 
 function runList(runs: PageRun[]): string {
   const rows = runs.map((r, i) => {
     const t = r.timeline;
-    return `<tr><td><a href="#${anchor(i)}">${esc(t?.stepfile ?? r.file)}</a></td><td class="mono">${esc(t?.run ?? "")}</td><td>${esc(t ? outcomeWord(t) : "unreadable")}</td><td>${t ? esc(formatDuration(t.totalMs)) : ""}</td><td class="${r.verdict.pass ? "pass" : "fail"}">${esc(r.verdict.status)}</td></tr>`;
+    return `<tr><td><a href="#${anchor(i)}">${esc(t?.stepfile ?? r.file)}</a></td><td class="mono">${esc(t?.run ?? "")}</td><td>${esc(t ? outcomeWord(t) : "unreadable")}</td><td>${t ? esc(formatDuration(t.totalMs)) : ""}</td><td class="${!r.verdict.pass ? "fail" : r.verdict.status === "signed" ? "pass" : "warn"}">${esc(r.verdict.status)}</td></tr>`;
   });
   return `<table class="runs" data-run-list><thead><tr><th>Stepfile</th><th>Run</th><th>Ended</th><th>Took</th><th>Verify</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
