@@ -2,9 +2,9 @@
 // (test/ledger/real-runs.ts): what a person reads for each kind of run, and
 // the HTML page's shape (the browser test renders it: npm run test:browser).
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stepgateBin } from "../support/paths.js";
 import { makeRealRuns, RUN_KINDS, type RealRuns } from "./real-runs.js";
 
@@ -12,6 +12,7 @@ let runs: RealRuns;
 beforeAll(async () => {
   runs = await makeRealRuns([], { recordCases: true });
 }, 120_000);
+afterAll(() => rmSync(runs.dir, { recursive: true, force: true }));
 
 function show(...args: string[]): { code: number; out: string; err: string } {
   const r = spawnSync(process.execPath, [stepgateBin(), "--show", ...args], { encoding: "utf8", timeout: 60_000 });

@@ -4,10 +4,10 @@
 // verdict, and only an intact, closed (and, with --key, signed) file exits 0.
 import { spawnSync } from "node:child_process";
 import { createPrivateKey } from "node:crypto";
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson, sha256 } from "../../src/format/identity.js";
 import { stepgateBin } from "../support/paths.js";
 import { makeRealRuns, type RealRuns } from "./real-runs.js";
@@ -35,6 +35,10 @@ beforeAll(async () => {
     makeRealRuns(),
   ]);
 }, 180_000);
+const made: string[] = [];
+afterAll(() => {
+  for (const d of [dir, signed?.dir, unsigned?.dir, ...made]) if (d) rmSync(d, { recursive: true, force: true });
+});
 
 const lines = (file: string) => readFileSync(file, "utf8").trimEnd().split("\n");
 const records = (file: string) => lines(file).map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -167,6 +171,7 @@ describe("stepgate --verify", { timeout: 120_000 }, () => {
 
   it("wrongly signed: a ledger signed by another key is 'wrong key' with --key, and names its signer without", async () => {
     const other = await makeRealRuns(["--signing-key", join(otherKeys, "stepgate-ledger.key")]);
+    made.push(other.dir);
     const withKey = cli("--verify", "--key", join(keys, "stepgate-ledger.pub.pem"), other.ledgers.agent);
     expect(withKey.out).toMatch(new RegExp(`wrong key: signed by sha256:[0-9a-f]{64}, not by the given key ${fingerprint}`));
     expect(withKey.code).toBe(1);
