@@ -18,13 +18,13 @@ export async function verifyMode(options: Options, out: (text: string) => void, 
       return 2;
     }
   }
-  const results: Array<{ file: string; pass: boolean; verdict: Verdict }> = [];
+  const results: Array<{ file: string; pass: boolean; message: string; verdict: Verdict }> = [];
   for (const file of options.positionals) {
     const verdict = await verifyFile(file, key);
-    results.push({ file, pass: verdictPasses(verdict, key !== undefined), verdict });
+    results.push({ file, pass: verdictPasses(verdict, key !== undefined), message: describeVerdict(verdict, key !== undefined), verdict });
   }
   if (options.json) out(`${JSON.stringify({ key: key ? fingerprint(key) : null, files: results }, null, 2)}\n`);
-  else for (const r of results) out(`${r.file}: ${describeVerdict(r.verdict, key !== undefined)}\n`);
+  else for (const r of results) out(`${r.file}: ${r.message}\n`);
   return results.every((r) => r.pass) ? 0 : 1;
 }
 

@@ -38,6 +38,19 @@ describe("stepgate --show (text)", { timeout: 120_000 }, () => {
     expect(out).not.toContain("\u001b[");
   });
 
+  it("colours passes and failures on a terminal (a pty from script(1)), unless NO_COLOR is set", () => {
+    const onTty = (env: Record<string, string>) =>
+      spawnSync("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(stepgateBin())} --show ${JSON.stringify(runs.ledgers.failed)}`, "/dev/null"], {
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { PATH: process.env.PATH ?? "", TERM: "xterm", ...env },
+      }).stdout;
+    const coloured = onTty({});
+    expect(coloured).toContain("\u001b[31mFAIL\u001b[0m");
+    expect(coloured).toContain("\u001b[32m");
+    expect(onTty({ NO_COLOR: "1" })).not.toContain("\u001b[");
+  });
+
   it("shows a mechanical step's call with operation, host, status, duration and that Stepgate made it", () => {
     const { out } = show(runs.ledgers.mechanical);
     expect(out).toMatch(/✓ step fetch \(mechanical\): passed/);
