@@ -40,7 +40,7 @@ describe("stepgate --show (text)", { timeout: 120_000 }, () => {
 
   it("colours passes and failures on a terminal (a pty from script(1)), unless NO_COLOR is set", () => {
     const onTty = (env: Record<string, string>) =>
-      spawnSync("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(stepgateBin())} --show ${JSON.stringify(runs.ledgers.failed)}`, "/dev/null"], {
+      spawnSync("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(stepgateBin())} --show ${JSON.stringify(runs.ledgers.agent)}`, "/dev/null"], {
         encoding: "utf8",
         timeout: 60_000,
         env: { PATH: process.env.PATH ?? "", TERM: "xterm", ...env },
