@@ -1,13 +1,12 @@
 // The command line: parse options, then serve (stdio or HTTP), list the
 // catalog, verify ledgers, or run offline cases. Returns the exit code.
-import { chainedLedgers } from "./ledger/chain.js";
+import { chainedLedgers, DEFAULT_CHECKPOINT_EVERY, type ChainSigning } from "./ledger/chain.js";
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { StepgateError } from "./errors.js";
 import { RunRegistry } from "./engine/registry.js";
 import type { RunContext } from "./engine/context.js";
-import { verifyLedger } from "./ledger/verify.js";
 import { fileSinks, stderrSinks } from "./ledger/sinks.js";
+import { KeptLedgers } from "./ledger/kept.js";
 import type { LoadedStepfile } from "./loader/load.js";
 import { createServerFactory } from "./mcp/server.js";
 import { serveStdio } from "./stdio.js";
@@ -44,7 +43,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`stepgate ${packageVersion()}\n`);
       return 0;
     case "verify":
-      return verify(options.positionals);
+      return (await import("./cli/verify.js")).verifyMode(options, out, err);
+    case "keygen":
+      return (await import("./cli/keygen.js")).keygen(options.positionals[0]!, (line) => out(`${line}\n`), err);
+    case "show":
+      return (await import("./cli/show.js")).showMode(options, out, err, process.stdout.isTTY === true && !process.env.NO_COLOR);
     case "list": {
       const { listCatalog } = await import("./cli/list.js");
       return listCatalog(options.positionals, (text) => void process.stdout.write(text), (line) => void process.stderr.write(`${line}\n`));
@@ -63,7 +66,12 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+const out = (text: string) => void process.stdout.write(text);
+const err = (line: string) => void process.stderr.write(`${line}\n`);
+
 async function serve(options: Options): Promise<number> {
+  const signing = await ledgerSigning(options);
+  if (typeof signing === "number") return signing;
   const loaded = await loadAll(options.positionals);
   if (!loaded) return 1;
   const stepfiles = new ServedStepfiles(loaded.map((l, i) => ({ source: options.positionals[i]!, loaded: l })));
@@ -73,9 +81,11 @@ async function serve(options: Options): Promise<number> {
     stopWatching();
     return 1;
   }
+  const kept = new KeptLedgers();
+  const ledgers = chainedLedgers(kept.tee(options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks()), undefined, signing);
   const ctx: RunContext = {
     limits: { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars },
-    ledger: chainedLedgers(options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks()),
+    ledger: ledgers,
     newRunId: () => randomUUID(),
     openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants }),
     ...(options.recordCases ? { observe: caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) } : {}),
@@ -86,6 +96,7 @@ async function serve(options: Options): Promise<number> {
     registry,
     version: packageVersion(),
     approvalTimeoutMs: options.limits.runIdleMs,
+    ledgers: kept,
     // publicUrl is deliberately left unset: only tests replace the public-https check.
     authoring: {
       catalog: catalogEntries,
@@ -100,12 +111,14 @@ async function serve(options: Options): Promise<number> {
     await waitForSignal();
     stopWatching();
     await server.close();
+    ledgers.checkpointOpen();
     await registry.closeAll();
     return 0;
   }
   const { closed } = await serveStdio(factory);
   await closed;
   stopWatching();
+  ledgers.checkpointOpen();
   await registry.closeAll();
   return 0;
 }
@@ -136,25 +149,22 @@ async function loadAll(args: string[]): Promise<LoadedStepfile[] | undefined> {
   return ok ? loaded : undefined;
 }
 
-async function verify(files: string[]): Promise<number> {
-  let failed = false;
-  for (const file of files) {
-    let text: string;
-    try {
-      text = await readFile(file, "utf8");
-    } catch (error) {
-      process.stdout.write(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})\n`);
-      failed = true;
-      continue;
-    }
-    const verdict = verifyLedger(text);
-    if (verdict.ok) process.stdout.write(`${file}: ok, ${verdict.records} records\n`);
-    else {
-      failed = true;
-      process.stdout.write(`${file}: seq ${verdict.seq ?? "?"} does not follow (line ${verdict.line}): ${verdict.reason}\n`);
-    }
+/** The signing key (--signing-key, else STEPGATE_SIGNING_KEY), read before serving; an exit code when it cannot be used. */
+async function ledgerSigning(options: Options): Promise<ChainSigning | undefined | number> {
+  const path = options.signingKey ?? (process.env.STEPGATE_SIGNING_KEY || undefined);
+  if (path === undefined) {
+    if (options.checkpointEvery === undefined) return undefined;
+    err("stepgate: --checkpoint-every needs a signing key (--signing-key or STEPGATE_SIGNING_KEY) (see stepgate --help)");
+    return 2;
   }
-  return failed ? 1 : 0;
+  const { KeyFileError, loadSigner } = await import("./ledger/signing.js");
+  try {
+    return { signer: loadSigner(path), checkpointEvery: options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY };
+  } catch (error) {
+    if (!(error instanceof KeyFileError)) throw error;
+    err(`stepgate: signing key ${error.message}`);
+    return 1;
+  }
 }
 
 /** HTTP mode runs until the operator stops it. */

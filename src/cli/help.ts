@@ -8,7 +8,13 @@ Usage:
   stepgate --list [<domain or word>...]                   the bundled catalog by domain, with what each entry needs;
                                                           words filter it (e.g. --list finance, --list keyless)
   stepgate --test <stepfile | catalog name> [<cases.yaml>]  offline gate cases (default: <id>.cases.yaml beside the stepfile)
-  stepgate --verify <ledger.jsonl>...                     check ledger hash chains
+  stepgate --verify [--key <public.pem>] [--json] <ledger.jsonl>...
+                                                          check ledgers: intact and signed, unsigned, open, tampered,
+                                                          signature invalid or wrong key (exit 0 only when intact and closed,
+                                                          and signed by that key when --key is given)
+  stepgate --show <ledger.jsonl>...                       a run as a person reads it (a --record-cases file stands for the ledger beside it)
+  stepgate --show --html <page.html> <ledger.jsonl>...    the runs as one self-contained page with timelines to scale
+  stepgate --keygen <dir>                                 an Ed25519 key pair for signing ledgers (never overwrites)
   stepgate --auth <stepfile | catalog name> <credential> [--client-id <id>] [--token-store <file>]
   stepgate --help | --version
 
@@ -28,6 +34,9 @@ Limits and options:
   --draft-setting <name>      let stepgate_try drafts use this setting from the environment (repeatable)
   --record-cases <dir>        write each finished or failed run as <stepfile id>-<run id>.cases.yaml,
                               which stepgate --test replays
+  --signing-key <file>        sign each run's closing record and checkpoints with this Ed25519 private key
+                              (PEM, from --keygen; or set STEPGATE_SIGNING_KEY to the file)
+  --checkpoint-every <n>      with a signing key: a signed checkpoint record every n records (default 64)
   --watch                     reload a stepfile when its file changes
   --client-id <id>            with --auth: a client registered beforehand (needed when the server offers no dynamic
                               registration); public, or confidential with its secret in <NAME>_CLIENT_SECRET
@@ -45,8 +54,10 @@ set. It writes nothing to disk unless given --token-store. Without a token
 store, a server that rotates refresh tokens spends the environment's token at
 the first refresh, so after a restart run --auth again (or use --token-store).
 
-Exit codes: 0 success, 1 a check failed (--verify, --test: a verdict differs),
-a stepfile or cases file is invalid or --auth could not authorize, 2 bad usage
-(with --test, also a stepfile, catalog name or cases file that cannot be
-found), 70 an internal error (one line; set STEPGATE_DEBUG=1 for the stack).
+Exit codes: 0 success, 1 a check failed (--verify: a ledger is not intact and
+closed; --test: a verdict differs), a stepfile, cases file or signing key is
+invalid, --keygen found a key, --show could not read a ledger or --auth could
+not authorize, 2 bad usage (with --test, also a stepfile, catalog name or
+cases file that cannot be found; with --verify, a --key that cannot be read),
+70 an internal error (one line; set STEPGATE_DEBUG=1 for the stack).
 `;

@@ -10,7 +10,7 @@ export class UsageError extends Error {
 }
 
 export interface Options {
-  mode: "serve" | "list" | "test" | "verify" | "auth" | "help" | "version";
+  mode: "serve" | "list" | "test" | "verify" | "auth" | "keygen" | "show" | "help" | "version";
   http?: number;
   limits: Limits;
   ledgerDir?: string;
@@ -21,6 +21,12 @@ export interface Options {
   watch: boolean;
   clientId?: string;
   tokenStore?: string;
+  /** Ledger signing and reading (src/cli/keygen.ts, verify.ts, show.ts). */
+  signingKey?: string;
+  checkpointEvery?: number;
+  key?: string;
+  json: boolean;
+  html?: string;
   positionals: string[];
 }
 
@@ -57,13 +63,20 @@ export function parseOptions(argv: string[]): Options {
         watch: { type: "boolean" },
         "client-id": { type: "string" },
         "token-store": { type: "string" },
+        keygen: { type: "boolean" },
+        show: { type: "boolean" },
+        "signing-key": { type: "string" },
+        "checkpoint-every": { type: "string" },
+        key: { type: "string" },
+        json: { type: "boolean" },
+        html: { type: "string" },
       },
     });
   } catch (error) {
     throw new UsageError((error as Error).message.split("\n")[0]!.replace(/\. To specify.*$/, ""));
   }
   const v = parsed.values;
-  const modes = (["list", "test", "verify", "auth", "help", "version"] as const).filter((m) => v[m]);
+  const modes = (["list", "test", "verify", "auth", "keygen", "show", "help", "version"] as const).filter((m) => v[m]);
   if (modes.length > 1) throw new UsageError(`--${modes[0]} and --${modes[1]} cannot be combined`);
   const mode = modes[0] ?? "serve";
 
@@ -83,6 +96,7 @@ export function parseOptions(argv: string[]): Options {
       return s;
     }),
     watch: v.watch ?? false,
+    json: v.json ?? false,
     positionals: parsed.positionals,
   };
   if (v.http !== undefined) {
@@ -104,12 +118,39 @@ export function parseOptions(argv: string[]): Options {
     if (!EMAIL.test(v.contact)) throw new UsageError(`--contact ${JSON.stringify(v.contact)}: expected an email address`);
     options.contact = v.contact;
   }
+  ledgerOptions(mode, v, options);
   if (mode === "verify" && options.positionals.length === 0) throw new UsageError("--verify needs at least one ledger file");
   if (mode === "test" && (options.positionals.length < 1 || options.positionals.length > 2)) {
     throw new UsageError("--test takes a stepfile (or catalog name) and optionally a cases file");
   }
   if (mode === "auth" && options.positionals.length !== 2) throw new UsageError("--auth takes a stepfile (or catalog name) and a credential name");
   return options;
+}
+
+/** The signing and reading options each belong to one mode: anywhere else they would be silently ignored. */
+function ledgerOptions(mode: Options["mode"], v: Record<string, string | boolean | string[] | undefined>, options: Options) {
+  const only = (flag: string, modes: Array<Options["mode"]>) => {
+    if (!modes.includes(mode)) throw new UsageError(`${flag} is only for ${modes.map((m) => (m === "serve" ? "serving" : `--${m}`)).join(" and ")}`);
+  };
+  if (typeof v["signing-key"] === "string") {
+    only("--signing-key", ["serve"]);
+    options.signingKey = nonEmpty("--signing-key", v["signing-key"]);
+  }
+  if (typeof v["checkpoint-every"] === "string") {
+    only("--checkpoint-every", ["serve"]);
+    options.checkpointEvery = integer("--checkpoint-every", v["checkpoint-every"], 0, 1);
+  }
+  if (typeof v.key === "string") {
+    only("--key", ["verify"]);
+    options.key = nonEmpty("--key", v.key);
+  }
+  if (v.json) only("--json", ["verify"]);
+  if (typeof v.html === "string") {
+    only("--html", ["show"]);
+    options.html = nonEmpty("--html", v.html);
+  }
+  if (mode === "keygen" && options.positionals.length !== 1) throw new UsageError("--keygen takes one folder to write the key pair into");
+  if (mode === "show" && options.positionals.length === 0) throw new UsageError("--show needs at least one ledger file");
 }
 
 function integer(name: string, raw: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {

@@ -26,7 +26,8 @@ export interface RecordFields {
   tool_refused: { step: string; operation: string };
   submit: { step: string; attempt: number; output_hash: string; output_length: number };
   derived: { step: string; attempt: number; output_hash: string; output_length: number };
-  gate: { step: string; attempt: number; gate: string; verdict: "pass" | "fail"; diagnosis_hash: string | null };
+  /** `kind` tells a person's approval from a check; `produces` and `derive` are the output's shape checks. */
+  gate: { step: string; attempt: number; gate: string; kind: GateKind; verdict: "pass" | "fail"; diagnosis_hash: string | null };
   retry: { step: string | null; operation: string; attempt: number; status: number | null; wait_ms: number };
   run_finished: { outcome: "finished"; outputs_hash: string };
   run_failed: { outcome: "failed"; error: string; step: string | null };
@@ -34,6 +35,8 @@ export interface RecordFields {
 }
 
 export type RecordType = keyof RecordFields;
+
+export type GateKind = "schema" | "predicate" | "http" | "approve" | "produces" | "derive";
 
 /** Where a run's records go: the ledger layer adds run, seq, time and the hash chain. */
 export interface LedgerWriter {

@@ -60,6 +60,13 @@ export class RunRegistry {
     for (const [id, e] of this.ended) if (e.owner === owner.id) this.ended.delete(id);
   }
 
+  /** The ids of the runs `owner` started that are still held or remembered. */
+  runsOf(owner: Session): string[] {
+    const ids = [...this.active].filter(([, h]) => h.owner === owner.id).map(([id]) => id);
+    for (const [id, e] of this.ended) if (e.owner === owner.id) ids.push(id);
+    return ids;
+  }
+
   async closeAll(): Promise<void> {
     await Promise.all([...this.active.keys()].map((id) => this.abandon(id, "server_closed")));
   }

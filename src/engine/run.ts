@@ -386,7 +386,8 @@ export class Run {
 
   private recordVerdicts(step: CompiledStep, verdicts: GateVerdict[]) {
     for (const v of verdicts) {
-      this.ledger.append("gate", { step: step.def.id, attempt: this.attempt, gate: v.gate, verdict: v.pass ? "pass" : "fail", diagnosis_hash: v.pass ? null : hashJson(v.diagnosis) });
+      const kind = step.gates.find((g) => g.id === v.gate)?.kind ?? (v.gate as "produces" | "derive");
+      this.ledger.append("gate", { step: step.def.id, attempt: this.attempt, gate: v.gate, kind, verdict: v.pass ? "pass" : "fail", diagnosis_hash: v.pass ? null : hashJson(v.diagnosis) });
     }
   }
 

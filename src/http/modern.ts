@@ -40,7 +40,7 @@ export function modernHandler(options: ModernHandlerOptions): ModernHandler {
   // The shared session, renewed after the store reaped it.
   function sharedSession(): Session {
     if (current && sessions.touch(current.id)) return current;
-    const session = newSession();
+    const session = newSession(undefined, { runsUnlisted: true });
     current = session;
     sessions.add({
       kind: KIND,

@@ -15,6 +15,8 @@ import { SERVER_INSTRUCTIONS } from "./instructions.js";
 import { ApprovalRounds, elicitationApprover } from "./approver.js";
 import { renderReply, type ToolResult } from "./render.js";
 import { RUN_TOOLS } from "./run-tools.js";
+import { serveResources } from "./resources.js";
+import { KeptLedgers } from "../ledger/kept.js";
 
 export interface FactoryOptions {
   stepfiles: ServedStepfiles;
@@ -24,32 +26,40 @@ export interface FactoryOptions {
   approvalTimeoutMs: number;
   /** The catalog, the operator's draft grants and request limits for the authoring tools. */
   authoring: AuthoringOptions;
+  /** The runs' ledger lines, for the ledger and timeline resources (none kept when absent). */
+  ledgers?: KeptLedgers;
 }
 
 export function createServerFactory(options: FactoryOptions): McpServerFactory {
   const servers = new Map<string, { server: Server; stopListening: () => void }>();
   const authoring = new Authoring(options.authoring);
   const rounds = new ApprovalRounds(options.approvalTimeoutMs);
+  const ledgers = options.ledgers ?? new KeptLedgers(0);
 
   return {
     create(session: Session) {
       const server = new Server(
         { name: "stepgate", version: options.version },
-        { capabilities: { tools: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS, requestState: { verify: rounds.verify } },
+        { capabilities: { tools: { listChanged: true }, resources: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS, requestState: { verify: rounds.verify } },
       );
       // With --watch, a reloaded stepfile changes the tool list: tell the client.
       const stopListening = options.stepfiles.onChange(() => void server.sendToolListChanged().catch(() => undefined));
       servers.set(session.id, { server, stopListening });
       server.setRequestHandler("tools/list", () => ({ tools: toolList(options.stepfiles.list()) as never }));
+      // A call that starts a run adds the run's resources to the session's list.
+      const announceRuns = serveResources(server, session, { registry: options.registry, ledgers, catalog: options.authoring.catalog });
       server.setRequestHandler("tools/call", async (request, ctx) => {
         const { name, arguments: args = {} } = request.params;
-        return (await callTool(name, args as Record<string, unknown>, session, server, ctx)) as never;
+        const result = await callTool(name, args as Record<string, unknown>, session, server, ctx);
+        announceRuns();
+        return result as never;
       });
       return server;
     },
     endSession(session: Session) {
       servers.get(session.id)?.stopListening();
       servers.delete(session.id);
+      for (const run of options.registry.runsOf(session)) ledgers.forget(run);
       void options.registry.endSession(session);
     },
   };

@@ -32,7 +32,7 @@ describe("stepgate CLI", () => {
   it("prints help and version", async () => {
     const help = await cli("--help");
     expect(help.code).toBe(0);
-    for (const option of ["--calls-per-step", "--tool-result-chars", "--run-idle-ms", "--request-timeout-ms", "--response-bytes", "--ledger-dir", "--contact", "--draft-credential", "--draft-setting", "--record-cases", "--watch", "--verify", "--list"]) {
+    for (const option of ["--calls-per-step", "--tool-result-chars", "--run-idle-ms", "--request-timeout-ms", "--response-bytes", "--ledger-dir", "--contact", "--draft-credential", "--draft-setting", "--record-cases", "--watch", "--verify", "--list", "--keygen", "--signing-key", "STEPGATE_SIGNING_KEY", "--checkpoint-every", "--key", "--json", "--show", "--html"]) {
       expect(help.stdout).toContain(option);
     }
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -100,7 +100,7 @@ describe("stepgate CLI", () => {
     expect(types).toEqual(["run_started", "step_started", "submit", "gate", "submit", "gate", "step_passed", "step_started", "submit", "gate", "step_passed", "run_finished"]);
     const good = await cli("--verify", file);
     expect(good).toMatchObject({ code: 0 });
-    expect(good.stdout).toContain("ok, 12 records");
+    expect(good.stdout).toContain("intact, unsigned: the last record is not protected, 12 records");
 
     const lines = readFileSync(file, "utf8").trim().split("\n");
     lines[4] = lines[4]!.replace('"attempt":2', '"attempt":1');
@@ -108,7 +108,7 @@ describe("stepgate CLI", () => {
     writeFileSync(edited, `${lines.join("\n")}\n`);
     const bad = await cli("--verify", file, edited);
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toContain(`${edited}: seq 5 does not follow`);
+    expect(bad.stdout).toContain(`${edited}: tampered at record 5 (line 6): prev is not the hash of the previous record`);
   });
 
   it("writes ledger records to standard error without --ledger-dir", async () => {

@@ -50,6 +50,15 @@ describe("command-line options", () => {
     [["--list", "--verify", "x"], "cannot be combined"],
     [["--verify"], "--verify needs at least one ledger file"],
     [["--frobnicate"], "Unknown option '--frobnicate'"],
+    [["--keygen"], "--keygen takes one folder"],
+    [["--keygen", "a", "b"], "--keygen takes one folder"],
+    [["--show"], "--show needs at least one ledger file"],
+    [["--key", "k.pem", "x.yaml"], "--key is only for --verify"],
+    [["--json", "--show", "x.jsonl"], "--json is only for --verify"],
+    [["--html", "x.html", "--verify", "x.jsonl"], "--html is only for --show"],
+    [["--signing-key", "k", "--verify", "x.jsonl"], "--signing-key is only for serving"],
+    [["--checkpoint-every", "0", "x.yaml"], "--checkpoint-every 0: expected a number from 1"],
+    [["--show", "--verify", "x.jsonl"], "cannot be combined"],
   ])("refuses %j with one line", (argv, message) => {
     let error: unknown;
     try {

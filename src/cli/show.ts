@@ -1,0 +1,58 @@
+// `stepgate --show <ledger.jsonl>...` prints each run as a person reads it;
+// with `--html <file>` it writes them as one self-contained page instead.
+// A `--record-cases` file (<id>-<run>.cases.yaml) stands for the ledger of
+// the same name beside it, so a recorded run can be shown when --ledger-dir
+// and --record-cases name the same folder.
+import { readFile, writeFile } from "node:fs/promises";
+import { buildTimeline, type Timeline } from "../ledger/timeline.js";
+import { renderTimelineText } from "../ledger/timeline-text.js";
+import { renderTimelinePage, type PageRun } from "../ledger/timeline-html.js";
+import { describeVerdict, verdictPasses, verifyLedger } from "../ledger/verify.js";
+import type { Options } from "./options.js";
+
+const CASES_SUFFIX = ".cases.yaml";
+
+export async function showMode(options: Options, out: (text: string) => void, err: (line: string) => void, colour: boolean): Promise<number> {
+  const runs: PageRun[] = [];
+  for (const file of options.positionals) runs.push(await readRun(file));
+  if (options.html !== undefined) {
+    try {
+      await writeFile(options.html, renderTimelinePage(runs));
+    } catch (error) {
+      err(`stepgate: cannot write ${options.html} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      return 1;
+    }
+    out(`${options.html}: ${runs.length} run${runs.length === 1 ? "" : "s"}${runs.every((r) => r.verdict.pass) ? "" : `, ${runs.filter((r) => !r.verdict.pass).length} that did not verify`}\n`);
+  } else {
+    for (const [i, run] of runs.entries()) {
+      if (i > 0) out("\n");
+      if (run.timeline) out(renderTimelineText(run.timeline, run.verdict.text, { colour }));
+      else err(`stepgate: ${run.file}: ${run.problem}`);
+    }
+  }
+  // The verdict is shown, not judged: --verify is the command whose exit code checks a ledger.
+  return runs.every((r) => r.timeline) ? 0 : 1;
+}
+
+async function readRun(given: string): Promise<PageRun> {
+  const file = given.endsWith(CASES_SUFFIX) ? `${given.slice(0, -CASES_SUFFIX.length)}.jsonl` : given;
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    const problem = file === given
+      ? `cannot be read (${code})`
+      : `its ledger ${file} cannot be read (${code}); serve with --ledger-dir and --record-cases naming the same folder to keep them together`;
+    return { file: given, verdict: { status: "unreadable", text: problem, pass: false }, timeline: null, problem };
+  }
+  const verdict = verifyLedger(text);
+  const summary = { status: verdict.status, text: describeVerdict(verdict), pass: verdictPasses(verdict, false) };
+  let timeline: Timeline;
+  try {
+    timeline = buildTimeline(text);
+  } catch (error) {
+    return { file, verdict: summary, timeline: null, problem: (error as Error).message };
+  }
+  return { file, verdict: summary, timeline };
+}
