@@ -6,7 +6,7 @@
 // file must hold the same attempts as the hand-written file (steps, calls
 // and their results, outputs, verdicts) and replay with --test to the same
 // verdicts: the round trip.
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -31,6 +31,8 @@ afterEach(async () => {
 describe("the compatibility corpus", () => {
   it("has at least 20 entries, each with a stepfile and a cases file", () => {
     expect(entries.length).toBeGreaterThanOrEqual(20);
+    // One recorded cases file is large, as real recordings of whole API responses are.
+    expect(Math.max(...entries.map((e) => statSync(e.cases).size))).toBeGreaterThanOrEqual(200 * 1024);
   });
 
   describe.each(entries.map((e) => [e.name, e] as const))("%s", (_name, entry) => {

@@ -4,7 +4,8 @@
 // run reaches an API, `api.yaml`: the loopback API that run talks to.
 //
 // api.yaml routes answer with what the cases file recorded (`from: [case,
-// entry, call]`), so the live API and the recording cannot disagree. The
+// entry, call]`, or a list of those answered in turn, for one route that
+// cases reach in order), so the live API and the recording cannot disagree. The
 // recorded form is read here, independently of Stepgate's reader: an error
 // written as the client saw it, `HTTP <status>: <body>`, is served as that
 // status with that body.
@@ -47,10 +48,12 @@ export interface CorpusEntry {
   routes?: ApiRoute[];
 }
 
+type Triple = [number, number, number];
+
 interface RouteText {
   method: string;
   path: string;
-  from?: [number, number, number];
+  from?: Triple | Triple[];
   status?: number;
   json?: unknown;
   text?: string;
@@ -73,19 +76,21 @@ export function corpusEntries(): CorpusEntry[] {
       const entry: CorpusEntry = { name, dir, stepfile: join(dir, stepfile), cases: join(dir, cases), doc, parsedCases };
       if (files.includes("api.yaml")) {
         const api = parse(readFileSync(join(dir, "api.yaml"), "utf8")) as { routes: RouteText[] };
-        entry.routes = api.routes.map((r) => ({ method: r.method, path: r.path, answers: [answerOf(r, parsedCases)] }));
+        entry.routes = api.routes.map((r) => ({ method: r.method, path: r.path, answers: answersOf(r, parsedCases) }));
       }
       return entry;
     })
     .filter((e): e is CorpusEntry => e !== undefined);
 }
 
-function answerOf(route: RouteText, cases: { cases: CaseText[] }): ApiAnswer {
-  if (!route.from) return { status: route.status ?? 200, ...(route.json !== undefined ? { json: route.json } : { text: route.text ?? "" }) };
-  const [c, e, k] = route.from;
-  const call = cases.cases[c]?.steps[e]?.calls?.[k];
-  if (!call) throw new Error(`route ${route.method} ${route.path}: no recorded call at ${route.from.join(", ")}`);
-  return answerFor(call);
+function answersOf(route: RouteText, cases: { cases: CaseText[] }): ApiAnswer[] {
+  if (!route.from) return [{ status: route.status ?? 200, ...(route.json !== undefined ? { json: route.json } : { text: route.text ?? "" }) }];
+  const triples = Array.isArray(route.from[0]) ? (route.from as Triple[]) : [route.from as Triple];
+  return triples.map(([c, e, k]) => {
+    const call = cases.cases[c]?.steps[e]?.calls?.[k];
+    if (!call) throw new Error(`route ${route.method} ${route.path}: no recorded call at ${[c, e, k].join(", ")}`);
+    return answerFor(call);
+  });
 }
 
 /** What the API sent for a recorded call. */
