@@ -107,8 +107,8 @@ export async function readCasesFile(path: string, stepfile: LoadedStepfile): Pro
 export function parseCases(text: string, path: string, stepfile: LoadedStepfile): CasesFile {
   const parsed = parseSource(text);
   if ("issues" in parsed) throw new CasesInvalid(path, parsed.issues);
-  const at = (where: PathSegment[], message: string): Issue => {
-    const pos = parsed.locate(where);
+  const at = (where: PathSegment[], message: string, atKey?: boolean): Issue => {
+    const pos = parsed.locate(where, atKey);
     return { path: pathString(where), message, ...(pos ? { line: pos.line, column: pos.column } : {}) };
   };
   if (!checkShape(parsed.data)) throw new CasesInvalid(path, shapeIssues(checkShape.errors ?? [], at));
@@ -120,13 +120,13 @@ export function parseCases(text: string, path: string, stepfile: LoadedStepfile)
 }
 
 /** Fields the format does not have: ignored, and reported in case one is a misspelt optional field. */
-function unknownFields(data: unknown, at: (where: PathSegment[], message: string) => Issue): Issue[] {
+function unknownFields(data: unknown, at: (where: PathSegment[], message: string, atKey?: boolean) => Issue): Issue[] {
   if (checkClosed(data)) return [];
   const found = new Map<string, Issue>();
   for (const e of checkClosed.errors ?? []) {
     if (e.keyword !== "additionalProperties") continue;
     const field = String((e.params as { additionalProperty: string }).additionalProperty);
-    const issue = at([...pointerPath(e.instancePath), field], `unknown field ${field}, ignored`);
+    const issue = at([...pointerPath(e.instancePath), field], `unknown field ${field}, ignored`, true);
     found.set(issue.path, issue);
   }
   return [...found.values()];

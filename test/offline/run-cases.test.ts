@@ -167,8 +167,8 @@ describe("parseCases", () => {
     expect(file.cases.map((c) => c.name)).toEqual(["case 1", "empty"]);
     expect(file.warnings.map((w) => `${w.line}:${w.column} ${w.path}: ${w.message}`)).toEqual([
       "6:9 cases[0].steps[0].note: unknown field note, ignored",
-      "8:12 cases[1].steps: the case has no entries, so it checks nothing",
       "5:17 cases[0].steps[0].expect: fail: [] expects no gate to fail, which is what pass says",
+      "8:12 cases[1].steps: the case has no entries, so it checks nothing",
     ]);
   });
 });
