@@ -23,8 +23,7 @@ export async function testMode(options: Options): Promise<number> {
     if (error instanceof StepgateError) return fail(1, `${error.name}: ${error.message}`);
     throw error;
   }
-  for (const line of warningLines(stepfile.warnings, arg)) process.stderr.write(`${line}
-`);
+  for (const line of warningLines(stepfile.warnings, arg)) process.stderr.write(`${line}\n`);
   const casesPath = given ?? join(dirname(resolveArgument(arg)), `${stepfile.doc.id}.cases.yaml`);
   try {
     const cases = await readCasesFile(casesPath, stepfile);
