@@ -15,6 +15,7 @@ import { ServedStepfiles } from "./mcp/served.js";
 import { watchStepfiles } from "./cli/watch.js";
 import { runAuth } from "./cli/auth.js";
 import { catalogEntries, loadArgument } from "./cli/catalog.js";
+import { warningLines } from "./cli/load-warnings.js";
 import { HELP } from "./cli/help.js";
 import { parseOptions, UsageError, type Options } from "./cli/options.js";
 import { packageVersion } from "./cli/package-root.js";
@@ -144,6 +145,7 @@ async function loadAll(args: string[]): Promise<LoadedStepfile[] | undefined> {
       continue;
     }
     seen.set(result.value.doc.id, args[i]!);
+    for (const line of warningLines(result.value.warnings, args[i]!)) process.stderr.write(`${line}\n`);
     loaded.push(result.value);
   }
   return ok ? loaded : undefined;

@@ -23,6 +23,8 @@ export interface Validation {
   id?: string;
   identity?: string;
   steps?: StepSummary[];
+  /** Likely mistakes the format does not forbid (the draft still loads). */
+  warnings?: Issue[];
   /** Whether stepgate_try would start this draft, and the draft rules it breaks. */
   try: { accepted: boolean; refusals: string[] };
 }
@@ -44,6 +46,7 @@ export function validateDraft(text: string, rules: DraftRuleContext): Validation
     todos,
     id: loaded.doc.id,
     identity: loaded.identity,
+    ...(loaded.warnings.length > 0 ? { warnings: [...loaded.warnings] } : {}),
     steps: loaded.doc.steps.map((s) => ({
       id: s.id,
       kind: s.do ? "mechanical" : "agent",
@@ -54,16 +57,24 @@ export function validateDraft(text: string, rules: DraftRuleContext): Validation
   };
 }
 
+function issueLine(i: Issue): string {
+  return `- ${i.line !== undefined ? `line ${i.line}:${i.column ?? 1} ` : ""}${i.path || "(top level)"}: ${i.message}`;
+}
+
 export function validationText(v: Validation): string {
   const lines: string[] = [];
   if (!v.valid) {
     lines.push(`The draft is invalid (${v.issues.length} ${v.issues.length === 1 ? "issue" : "issues"}):`);
-    for (const i of v.issues) lines.push(`- ${i.line !== undefined ? `line ${i.line}:${i.column ?? 1} ` : ""}${i.path || "(top level)"}: ${i.message}`);
+    lines.push(...v.issues.map(issueLine));
   } else {
     lines.push(`The draft loads: id ${v.id}, identity ${v.identity}.`, "Steps:");
     for (const s of v.steps ?? []) {
       const tools = s.tools.length > 0 ? `, may call ${s.tools.join(", ")}` : "";
       lines.push(`- ${s.id} (${s.kind}${tools}); gates: ${s.gates.map((g) => `${g.id} (${g.kind})`).join(", ") || "none"}`);
+    }
+    if (v.warnings) {
+      lines.push(`Warnings (${v.warnings.length}; the draft loads, but these look like mistakes):`);
+      lines.push(...v.warnings.map(issueLine));
     }
     if (v.try.accepted) lines.push(v.todos.length > 0 ? "stepgate_try would start it, but a gate whose predicate is still a TODO: string fails every submission." : "stepgate_try would start it.");
     else lines.push("stepgate_try would refuse it (DraftRefused):", ...v.try.refusals.map((r) => `- ${r}`));

@@ -6,6 +6,7 @@ import { StepgateError, StepfileUnreadable } from "../errors.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import { CasesInvalid, CasesUnreadable, formatReport, readCasesFile, runCases } from "../offline/index.js";
 import { loadArgument, resolveArgument, UnknownCatalogName } from "./catalog.js";
+import { warningLines } from "./load-warnings.js";
 import type { Options } from "./options.js";
 
 export async function testMode(options: Options): Promise<number> {
@@ -22,9 +23,11 @@ export async function testMode(options: Options): Promise<number> {
     if (error instanceof StepgateError) return fail(1, `${error.name}: ${error.message}`);
     throw error;
   }
+  for (const line of warningLines(stepfile.warnings, arg)) process.stderr.write(`${line}\n`);
   const casesPath = given ?? join(dirname(resolveArgument(arg)), `${stepfile.doc.id}.cases.yaml`);
   try {
     const cases = await readCasesFile(casesPath, stepfile);
+    for (const line of warningLines(cases.warnings, casesPath)) process.stderr.write(`${line}\n`);
     const report = await runCases(stepfile, cases, { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars });
     process.stdout.write(formatReport(report));
     return report.ok ? 0 : 1;

@@ -7,6 +7,7 @@ import { unwatchFile, watch, watchFile, type FSWatcher, type Stats } from "node:
 import { basename, dirname, resolve } from "node:path";
 import { StepfileUnreadable, StepgateError } from "../errors.js";
 import { loadStepfileFile } from "../loader/load.js";
+import { warningLines } from "./load-warnings.js";
 import type { ServedStepfiles } from "../mcp/served.js";
 import { resolveArgument } from "./catalog.js";
 
@@ -33,6 +34,7 @@ function watchOne(arg: string, file: string, served: ServedStepfiles, log: (line
       if (served.isCurrent(arg, loaded.identity)) return;
       const refused = served.replace(arg, loaded);
       log(refused ? `stepgate: ${refused}` : `stepgate: reloaded ${arg} (${loaded.identity})`);
+      if (!refused) for (const line of warningLines(loaded.warnings, arg)) log(line);
     } catch (error) {
       if (error instanceof StepfileUnreadable) {
         if (served.markUnreadable(arg, error)) log(`StepfileUnreadable: ${error.message}`);

@@ -44,7 +44,9 @@ async function makeCall(step: CompiledStep, call: CompiledCall, data: Record<str
   if (problems.length > 0) throw new CallArgumentsInvalid(step.def.id, label(call), problems.join("; "));
   const outcome = await host.call(call.operation, args as Record<string, unknown>, call.id);
   if (outcome.isError && !(outcome.status !== null && call.accept.includes(outcome.status))) {
-    throw new ToolCallFailed(`step ${step.def.id}, call ${label(call)}`, outcome.status, outcome.text.slice(0, 2000));
+    // An HTTP error's text already reads `HTTP <status>: <body>`; the error names the status itself.
+    const body = outcome.status === null ? outcome.text : outcome.text.replace(/^HTTP \d{3}(: )?/, "");
+    throw new ToolCallFailed(`step ${step.def.id}, call ${label(call)}`, outcome.status, body.slice(0, 2000));
   }
   return outcome.result;
 }

@@ -31,6 +31,8 @@ export interface CheckContext {
 export interface ExpressionIssue {
   path: string;
   message: string;
+  /** A likely mistake the format does not forbid: reported, never refused. */
+  warning?: true;
 }
 
 export interface ExpressionCheck {
@@ -135,7 +137,7 @@ class Checker {
         const direction = args[2];
         const literal = direction === undefined || direction === null || typeof direction !== "object";
         if (literal && direction !== undefined && direction !== null && direction !== "asc" && direction !== "desc") {
-          this.issue(at(2), 'the direction must be "asc" or "desc"');
+          this.warning(at(2), `the direction is "asc" or "desc"; with ${JSON.stringify(direction)} sort_by gives null`);
         }
         return;
       }
@@ -177,11 +179,15 @@ class Checker {
     } else if (head === "responses" && place === "do" && name !== undefined && !(callIds ?? new Set()).has(name)) {
       this.issue(where, `"${path}" names call "${name}", which is not an earlier call of this step`);
     } else if (head === "item" && place === "do" && !allowItem) {
-      this.issue(where, `"${path}": item is bound only in the arguments of a call with each`);
+      this.warning(where, `"${path}": item is bound only in the arguments of a call with each; here it reads nothing`);
     }
   }
 
   private issue(path: string, message: string): void {
     this.issues.push({ path, message });
+  }
+
+  private warning(path: string, message: string): void {
+    this.issues.push({ path, message, warning: true });
   }
 }

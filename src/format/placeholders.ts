@@ -1,5 +1,6 @@
-// `{{inputs.<path>}}` and `{{steps.<id>.<path>}}` in agent instructions.
-// Parsed once at load; filled when a step starts.
+// `{{inputs.<path>}}` and `{{steps.<id>.<path>}}` in agent instructions, or
+// a whole value without a path (`{{inputs}}`, `{{steps.<id>}}`), as format
+// section 5.1 allows. Parsed once at load; filled when a step starts.
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
@@ -7,7 +8,7 @@ export interface Placeholder {
   /** The text between the braces, trimmed. */
   expression: string;
   root: "inputs" | "steps";
-  /** Path segments after the root (for steps, the first is the step id). */
+  /** Path segments after the root (for steps, the first is the step id); empty for the whole `{{inputs}}`. */
   path: string[];
 }
 
@@ -16,10 +17,13 @@ export function findPlaceholders(text: string): Array<Placeholder | { expression
     const expression = m[1]!;
     const [root, ...path] = expression.split(".");
     if (root !== "inputs" && root !== "steps") {
-      return { expression, problem: `placeholder {{${expression}}} must start with inputs. or steps.` };
+      return { expression, problem: `placeholder {{${expression}}} must be {{inputs...}} or {{steps.<id>...}}` };
     }
-    if (path.length === 0 || path.some((p) => p === "")) {
-      return { expression, problem: `placeholder {{${expression}}} needs a path after ${root}` };
+    if (root === "steps" && path.length === 0) {
+      return { expression, problem: `placeholder {{steps}} must name a step: {{steps.<id>}} or {{steps.<id>.<path>}}` };
+    }
+    if (path.some((p) => p === "")) {
+      return { expression, problem: `placeholder {{${expression}}} has an empty path segment` };
     }
     return { expression, root, path };
   });

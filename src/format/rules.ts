@@ -1,20 +1,27 @@
 // Load-time rules of format section 8 that span fields. The structure schema
 // has already passed, so the document has the shape types.ts describes.
+// The format says "refuse only what a rule here states: a stricter check is
+// a warning", so checks that catch a likely mistake no rule forbids are
+// issued as warnings (`warning: true`), which the loader reports once and
+// does not refuse. docs/stepfile.md lists both, with the rule of each.
 import type { PathSegment } from "./source.js";
 import { exposedName, gateKind, type StepfileDocument, type ToolDef } from "./types.js";
 import { findPlaceholders, isPlaceholder } from "./placeholders.js";
-import { hostOf, settingsIn, urlProblems } from "./urls.js";
+import { hasUserInfo, hostOf, settingsIn, urlProblems } from "./urls.js";
 
 export interface RawIssue {
   path: PathSegment[];
   message: string;
   /** Point at the key of the last path segment rather than its value. */
   atKey?: boolean;
+  /** A likely mistake no rule of the format forbids: reported, never refused. */
+  warning?: true;
 }
 
 export function checkRules(doc: StepfileDocument): RawIssue[] {
   const issues: RawIssue[] = [];
   const add = (path: PathSegment[], message: string) => issues.push({ path, message });
+  const warn = (path: PathSegment[], message: string) => issues.push({ path, message, warning: true });
   const tools = doc.tools ?? {};
   const credentials = doc.credentials ?? {};
   const settings = doc.settings ?? {};
@@ -70,10 +77,12 @@ export function checkRules(doc: StepfileDocument): RawIssue[] {
     }
     const kind = kinds[0]!;
     if (kind === "verifier" && tool.exposes !== undefined) add([...at, "exposes"], "a verifier exposes nothing");
-    if (kind !== "verifier" && (tool.exposes === undefined || tool.exposes.length === 0)) add(at, `an ${kind} tool needs exposes`);
+    if (kind !== "verifier" && tool.exposes === undefined) add(at, `an ${kind} tool needs exposes`);
+    else if (kind !== "verifier" && tool.exposes!.length === 0) warn([...at, "exposes"], `exposes is empty, so this ${kind} tool offers no operation`);
     const urlField = kind === "openapi" ? "server" : "url";
     const url = kind === "openapi" ? tool.openapi!.server : kind === "mcp" ? tool.mcp!.url : tool.verifier!.url;
     for (const p of urlProblems(url)) add([...at, kind, urlField], p);
+    if (hasUserInfo(url)) warn([...at, kind, urlField], "the user information in this URL (user@) is never sent; a secret belongs in a credential");
     for (const s of settingsIn(url)) useSetting(s, [...at, kind, urlField]);
     if (kind === "openapi") {
       const o = tool.openapi!;
@@ -82,12 +91,14 @@ export function checkRules(doc: StepfileDocument): RawIssue[] {
       if (inline === fetched) add([...at, "openapi"], "give either document, or url with sha256");
       else if (fetched && (o.url === undefined || o.sha256 === undefined)) add([...at, "openapi"], "a fetched document needs both url and sha256");
       if (o.url !== undefined) {
-        if (settingsIn(o.url).length > 0) add([...at, "openapi", "url"], "the document url must be fixed, without settings");
-        else for (const p of urlProblems(o.url)) add([...at, "openapi", "url"], p);
+        // A tool URL like server (section 3): settings in its host or port, filled at preflight.
+        for (const p of urlProblems(o.url)) add([...at, "openapi", "url"], p);
+        for (const s of settingsIn(o.url)) useSetting(s, [...at, "openapi", "url"]);
+        if (hasUserInfo(o.url)) warn([...at, "openapi", "url"], "the user information in this URL (user@) is never sent");
       }
     }
     (tool.exposes ?? []).forEach((e, i) => {
-      if (typeof e !== "string" && e.schema_sha256 !== undefined && kind !== "mcp") add([...at, "exposes", i, "schema_sha256"], "schema_sha256 pins only MCP tools");
+      if (typeof e !== "string" && e.schema_sha256 !== undefined && kind !== "mcp") warn([...at, "exposes", i, "schema_sha256"], `schema_sha256 pins only MCP tools; on an ${kind} tool it is ignored`);
     });
     if (tool.credential !== undefined) {
       const cred = credentials[tool.credential];
@@ -98,9 +109,6 @@ export function checkRules(doc: StepfileDocument): RawIssue[] {
           add([...at, "credential"], `the tool's host ${host} is not among credential ${tool.credential}'s hosts`);
         }
         if (kind === "mcp" && cred.kind !== "bearer" && cred.kind !== "oauth2") add([...at, "credential"], `an MCP tool takes a bearer or oauth2 credential, not ${cred.kind}`);
-        if (kind === "verifier" && cred.kind === "basic") {
-          // Verifiers are plain POST endpoints: any credential kind may go as a header.
-        }
       }
     }
   }
@@ -149,7 +157,7 @@ export function checkRules(doc: StepfileDocument): RawIssue[] {
         const gat: PathSegment[] = [...at, "gates", gi];
         if (gateIds.has(gate.id)) add([...gat, "id"], `gate id ${gate.id} is used by an earlier gate of this step`);
         gateIds.add(gate.id);
-        if (gate.id === "produces" || gate.id === "derive") add([...gat, "id"], `gate id ${gate.id} is reserved for Stepgate's own checks`);
+        if (gate.id === "produces" || gate.id === "derive") warn([...gat, "id"], `gate id ${gate.id} is also the name Stepgate reports its own ${gate.id} check under, so the two cannot be told apart`);
         const kind = gateKind(gate);
         if (kind === undefined) {
           add(gat, "a gate has exactly one of schema, predicate, http, approve");
@@ -157,8 +165,8 @@ export function checkRules(doc: StepfileDocument): RawIssue[] {
         }
         if (kind === "predicate" && gate.message === undefined) add(gat, "a predicate gate needs a message");
         if (kind !== "predicate") {
-          if (gate.message !== undefined) add([...gat, "message"], "message belongs to predicate gates");
-          if (gate.explain !== undefined) add([...gat, "explain"], "explain belongs to predicate gates");
+          if (gate.message !== undefined) warn([...gat, "message"], `message belongs to predicate gates; a ${kind} gate ignores it`);
+          if (gate.explain !== undefined) warn([...gat, "explain"], `explain belongs to predicate gates; a ${kind} gate ignores it`);
         }
         if (kind === "http" && !verifiers.has(gate.http!.tool)) add([...gat, "http", "tool"], `${gate.http!.tool} is not a verifier tool`);
       });

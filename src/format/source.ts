@@ -19,7 +19,9 @@ export function parseSource(text: string): ParsedSource | { issues: Issue[] } {
   const lineCounter = new LineCounter();
   let doc: Document;
   try {
-    doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true, strict: true, version: "1.2" });
+    // Merge keys (`<<: *defaults`) are YAML 1.1's, but authors share anchors
+    // that way in stepfiles and cases files alike, so they are read as merges.
+    doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true, strict: true, version: "1.2", merge: true });
   } catch (error) {
     // The YAML parser recurses; absurd nesting overflows its stack.
     if (error instanceof RangeError) return { issues: [{ path: "", message: `nesting is deeper than ${MAX_DEPTH} levels` }] };

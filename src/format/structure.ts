@@ -1,7 +1,10 @@
 // The structure of stepfile format "1" as one JSON Schema (2020-12). The
 // loader validates every document against it, and schema/stepfile.schema.json
 // (for editors) is this object written out; a test keeps the two identical.
-// Rules that span fields (section 8 of the format) live in rules.ts.
+// Rules that span fields (section 8 of the format) live in rules.ts. Only
+// what the format states is refused here: gate and call ids, let names and
+// messages are any strings (the format gives them no pattern); warnings.ts
+// reports the ones no expression or report could name.
 
 const identifier = { type: "string", pattern: "^[a-z][a-z0-9-]*$", maxLength: 64 } as const;
 const exposedName = { type: "string", pattern: "^[a-zA-Z0-9_-]{1,64}$" } as const;
@@ -11,6 +14,8 @@ const url = { type: "string", minLength: 1 } as const;
 const jsonSchema = { type: ["object", "boolean"] } as const;
 /** An expression: any JSON; its operators are checked at load by the expression layer. */
 const expression = {} as const;
+/** A name or text the format gives no pattern or length: any string. */
+const text = { type: "string" } as const;
 
 function closed(properties: Record<string, unknown>, required: string[] = []) {
   return { type: "object", properties, required, additionalProperties: false };
@@ -35,7 +40,7 @@ export const stepfileStructure = {
       credentials: mapOf({ $ref: "#/$defs/credential" }),
       tools: mapOf({ $ref: "#/$defs/tool" }),
       steps: { type: "array", minItems: 1, items: { $ref: "#/$defs/step" } },
-      $defs: mapOf(jsonSchema, { type: "string", minLength: 1 }),
+      $defs: mapOf(jsonSchema, text),
     },
     ["stepgate", "id", "inputs", "steps"],
   ),
@@ -45,7 +50,7 @@ export const stepfileStructure = {
       required: ["type"],
       properties: { type: { const: "object" } },
     },
-    setting: closed({ description: { type: "string", minLength: 1 }, pattern: { type: "string" } }, ["description"]),
+    setting: closed({ description: text, pattern: { type: "string" } }, ["description"]),
     credential: closed(
       {
         kind: { enum: ["api_key", "bearer", "oauth2", "basic"] },
@@ -78,7 +83,7 @@ export const stepfileStructure = {
     }),
     call: closed(
       {
-        id: identifier,
+        id: text,
         operation: exposedName,
         arguments: expression,
         each: expression,
@@ -88,27 +93,27 @@ export const stepfileStructure = {
     ),
     gate: closed(
       {
-        id: identifier,
+        id: text,
         schema: jsonSchema,
         predicate: expression,
-        message: { type: "string", minLength: 1 },
+        message: text,
         explain: expression,
         http: closed({ tool: identifier }, ["tool"]),
-        approve: closed({ message: { type: "string", minLength: 1 } }, ["message"]),
+        approve: closed({ message: text }, ["message"]),
       },
       ["id"],
     ),
     step: closed(
       {
         id: identifier,
-        instructions: { type: "string", minLength: 1 },
+        instructions: text,
         do: closed({ calls: { type: "array", items: { $ref: "#/$defs/call" } }, output: expression }, ["output"]),
-        tools: { type: "array", uniqueItems: true, items: exposedName },
+        tools: { type: "array", items: exposedName },
         produces: { $ref: "#/$defs/objectSchema" },
         gates: { type: "array", items: { $ref: "#/$defs/gate" } },
         retries: { type: "integer", minimum: 0, maximum: 5 },
-        derive: mapOf(expression, { type: "string", minLength: 1 }),
-        let: mapOf(expression, { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_-]*$" }),
+        derive: mapOf(expression, text),
+        let: mapOf(expression, text),
         when: expression,
       },
       ["id", "produces"],

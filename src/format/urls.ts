@@ -16,7 +16,8 @@ export interface UrlParts {
 export function splitUrl(raw: string): UrlParts | undefined {
   const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^/?#]*)(.*)$/s.exec(raw);
   if (!m) return undefined;
-  const authority = m[2]!.toLowerCase();
+  // User information is never sent (egress drops it), so it is no part of the host.
+  const authority = m[2]!.slice(m[2]!.lastIndexOf("@") + 1).toLowerCase();
   const hostname = authority.startsWith("[") ? authority.slice(0, authority.indexOf("]") + 1) : authority.split(":")[0]!;
   return { scheme: m[1]!.toLowerCase(), authority, hostname, rest: m[3]! };
 }
@@ -26,7 +27,6 @@ export function urlProblems(raw: string): string[] {
   const parts = splitUrl(raw);
   if (!parts) return [`${JSON.stringify(raw)} is not an absolute URL`];
   const problems: string[] = [];
-  if (parts.authority.includes("@")) problems.push("a URL may not carry user information");
   if (parts.rest.match(SETTING_REF)) problems.push("settings may appear only in the host or port of a URL, never in its path");
   if (parts.scheme === "http") {
     if (!LOOPBACK.has(parts.hostname)) problems.push("plain http:// is allowed only for localhost, 127.0.0.1 and [::1]; use https://");
@@ -42,6 +42,11 @@ export function urlProblems(raw: string): string[] {
     }
   }
   return problems;
+}
+
+/** Whether a URL as written carries user information (`user@host`). */
+export function hasUserInfo(raw: string): boolean {
+  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*@/.test(raw);
 }
 
 export function settingsIn(text: string): string[] {

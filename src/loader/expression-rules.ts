@@ -12,7 +12,7 @@ export function checkExpressions(doc: StepfileDocument): RawIssue[] {
   // `results` naming an operation the step cannot call is always empty, but
   // the format does not refuse it, and stepfiles of other runtimes must load.
   const report = (at: PathSegment[], check: ExpressionCheck) => {
-    for (const issue of check.issues) issues.push({ path: [...at, ...parsePath(issue.path)], message: issue.message });
+    for (const issue of check.issues) issues.push({ path: [...at, ...parsePath(issue.path)], message: issue.message, ...(issue.warning ? { warning: true as const } : {}) });
   };
 
   // Rule 12: setting patterns run under RE2 too.

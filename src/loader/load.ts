@@ -7,6 +7,7 @@ import { StepfileInvalid, StepfileUnreadable, type Issue } from "../errors.js";
 import { hashJson } from "../format/identity.js";
 import { pointerPath } from "../format/path.js";
 import { checkRules, type RawIssue } from "../format/rules.js";
+import { checkWarnings } from "../format/warnings.js";
 import { parseSource, pathString, type ParsedSource } from "../format/source.js";
 import { stepfileStructure } from "../format/structure.js";
 import type { StepfileDocument } from "../format/types.js";
@@ -19,6 +20,8 @@ export interface LoadedStepfile {
   readonly compiled: CompiledStepfile;
   /** Where it came from, for messages: a path, a catalog name or "draft". */
   readonly source: string;
+  /** Likely mistakes the format does not forbid (src/format/warnings.ts): for the author, never a refusal. */
+  readonly warnings: readonly Issue[];
 }
 
 const structure = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(stepfileStructure);
@@ -41,11 +44,13 @@ export function loadStepfileText(text: string, source: string): LoadedStepfile {
   };
   if (!structure(parsed.data)) fail(structureIssues(structure.errors ?? []));
   const doc = parsed.data as StepfileDocument;
-  const ruleIssues = [...checkRules(doc), ...checkExpressions(doc)];
+  const checked = [...checkRules(doc), ...checkExpressions(doc), ...checkWarnings(doc)];
+  const ruleIssues = checked.filter((i) => !i.warning);
   if (ruleIssues.length > 0) fail(ruleIssues);
   const { compiled, issues } = compileStepfile(doc);
   if (!compiled) fail(issues);
-  return deepFreeze({ doc, identity: hashJson(doc), compiled: compiled!, source });
+  const warnings = positioned(checked.filter((i) => i.warning), parsed);
+  return deepFreeze({ doc, identity: hashJson(doc), compiled: compiled!, source, warnings });
 }
 
 function positioned(raw: RawIssue[], parsed: ParsedSource): Issue[] {

@@ -6,7 +6,9 @@ import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { formatIssue, type Issue } from "../errors.js";
 import { pointerPath } from "../format/path.js";
 import { parseSource, pathString, type ParsedSource, type PathSegment } from "../format/source.js";
+import { exposedName } from "../format/types.js";
 import type { LoadedStepfile } from "../loader/load.js";
+import { readErrorText } from "./recorded-error.js";
 
 /** One recorded call: the evidence gates see, plus the status an `accept` list needs on replay. */
 export interface CaseCall {
@@ -38,6 +40,8 @@ export interface Case {
 export interface CasesFile {
   path: string;
   cases: Case[];
+  /** Likely mistakes the format does not forbid: unknown fields, nothing to check. */
+  warnings: Issue[];
 }
 
 export class CasesInvalid extends Error {
@@ -54,63 +58,40 @@ export class CasesUnreadable extends Error {
   override readonly name = "CasesUnreadable";
 }
 
-const call = {
-  type: "object",
-  required: ["tool", "result"],
-  additionalProperties: false,
-  properties: {
-    tool: { type: "string", minLength: 1 },
-    arguments: { type: "object" },
-    result: true,
-    is_error: { type: "boolean" },
-    status: { type: "integer", minimum: 100, maximum: 599 },
-  },
-};
-const expectation = {
-  anyOf: [
-    { const: "pass" },
+/**
+ * The shape of a cases file. Format section 9 gives its fields but refuses
+ * nothing beyond them, so `closed` (fields outside the format) is only
+ * checked for warnings: a misspelt optional field is reported, not refused.
+ */
+function shapeOf(closed: boolean) {
+  const object = (properties: Record<string, unknown>, required: string[]) => ({
+    type: "object",
+    required,
+    properties,
+    ...(closed ? { additionalProperties: false } : {}),
+  });
+  const call = object(
     {
-      type: "object",
-      required: ["fail"],
-      additionalProperties: false,
-      properties: { fail: { type: "array", minItems: 1, uniqueItems: true, items: { type: "string" } } },
+      tool: { type: "string", minLength: 1 },
+      arguments: { type: "object" },
+      result: true,
+      is_error: { type: "boolean" },
+      status: { type: "integer", minimum: 100, maximum: 599 },
     },
-  ],
-};
-const shape = {
-  type: "object",
-  required: ["cases"],
-  additionalProperties: false,
-  properties: {
-    cases: {
-      type: "array",
-      minItems: 1,
-      items: {
-        type: "object",
-        required: ["name", "steps"],
-        additionalProperties: false,
-        properties: {
-          name: { type: "string", minLength: 1 },
-          inputs: { type: "object" },
-          steps: {
-            type: "array",
-            minItems: 1,
-            items: {
-              type: "object",
-              required: ["step", "output", "expect"],
-              additionalProperties: false,
-              properties: { step: { type: "string" }, calls: { type: "array", items: call }, output: true, expect: expectation },
-            },
-          },
-        },
-      },
-    },
-  },
-};
-const checkShape = new Ajv2020({ allErrors: true, strict: true }).compile(shape);
+    ["tool", "result"],
+  );
+  const expectation = {
+    anyOf: [{ const: "pass" }, object({ fail: { type: "array", items: { type: "string" } } }, ["fail"])],
+  };
+  const entry = object({ step: { type: "string" }, calls: { type: "array", items: call }, output: true, expect: expectation }, ["step", "output", "expect"]);
+  const kase = object({ name: { type: "string" }, inputs: { type: "object" }, steps: { type: "array", items: entry } }, ["steps"]);
+  return object({ cases: { type: "array", items: kase } }, ["cases"]);
+}
+const checkShape = new Ajv2020({ allErrors: true, strict: true }).compile(shapeOf(false));
+const checkClosed = new Ajv2020({ allErrors: true, strict: true }).compile(shapeOf(true));
 
 interface RawCases {
-  cases: Array<{ name: string; inputs?: Record<string, unknown>; steps: Array<{ step: string; calls?: Array<Omit<CaseCall, "arguments" | "is_error"> & Partial<CaseCall>>; output: unknown; expect: Expectation }> }>;
+  cases: Array<{ name?: string; inputs?: Record<string, unknown>; steps: Array<{ step: string; calls?: Array<Omit<CaseCall, "arguments" | "is_error"> & Partial<CaseCall>>; output: unknown; expect: Expectation }> }>;
 }
 
 export async function readCasesFile(path: string, stepfile: LoadedStepfile): Promise<CasesFile> {
@@ -126,25 +107,64 @@ export async function readCasesFile(path: string, stepfile: LoadedStepfile): Pro
 export function parseCases(text: string, path: string, stepfile: LoadedStepfile): CasesFile {
   const parsed = parseSource(text);
   if ("issues" in parsed) throw new CasesInvalid(path, parsed.issues);
-  const at = (where: PathSegment[], message: string): Issue => {
-    const pos = parsed.locate(where);
+  const at = (where: PathSegment[], message: string, atKey?: boolean): Issue => {
+    const pos = parsed.locate(where, atKey);
     return { path: pathString(where), message, ...(pos ? { line: pos.line, column: pos.column } : {}) };
   };
   if (!checkShape(parsed.data)) throw new CasesInvalid(path, shapeIssues(checkShape.errors ?? [], at));
   const raw = parsed.data as unknown as RawCases;
   const issues = checkAgainst(raw, stepfile, at);
   if (issues.length > 0) throw new CasesInvalid(path, issues);
-  return { path, cases: raw.cases.map((c, ci) => toCase(c, ["cases", ci], parsed)) };
+  const warnings = [...unknownFields(parsed.data, at), ...emptiness(raw, at)];
+  return { path, cases: raw.cases.map((c, ci) => toCase(c, ["cases", ci], parsed, openApiOperations(stepfile))), warnings };
 }
 
-function toCase(c: RawCases["cases"][number], where: PathSegment[], parsed: ParsedSource): Case {
+/** Fields the format does not have: ignored, and reported in case one is a misspelt optional field. */
+function unknownFields(data: unknown, at: (where: PathSegment[], message: string, atKey?: boolean) => Issue): Issue[] {
+  if (checkClosed(data)) return [];
+  const found = new Map<string, Issue>();
+  for (const e of checkClosed.errors ?? []) {
+    if (e.keyword !== "additionalProperties") continue;
+    const field = String((e.params as { additionalProperty: string }).additionalProperty);
+    const issue = at([...pointerPath(e.instancePath), field], `unknown field ${field}, ignored`, true);
+    found.set(issue.path, issue);
+  }
+  return [...found.values()];
+}
+
+/** Parts that check nothing: allowed, but most likely not what the author meant. */
+function emptiness(raw: RawCases, at: (where: PathSegment[], message: string) => Issue): Issue[] {
+  const found: Issue[] = [];
+  if (raw.cases.length === 0) found.push(at(["cases"], "the file has no cases, so it checks nothing"));
+  raw.cases.forEach((c, ci) => {
+    if (c.steps.length === 0) found.push(at(["cases", ci, "steps"], "the case has no entries, so it checks nothing"));
+    c.steps.forEach((e, ei) => {
+      if (typeof e.expect === "object" && e.expect.fail.length === 0) found.push(at(["cases", ci, "steps", ei, "expect"], "fail: [] expects no gate to fail, which is what pass says"));
+    });
+  });
+  return found;
+}
+
+/** Operations of OpenAPI tools: only their error results carry an HTTP status. */
+function openApiOperations(stepfile: LoadedStepfile): ReadonlySet<string> {
+  return new Set(Object.values(stepfile.doc.tools ?? {}).flatMap((t) => (t.openapi ? (t.exposes ?? []).map(exposedName) : [])));
+}
+
+function toCase(c: RawCases["cases"][number], where: PathSegment[], parsed: ParsedSource, openApi: ReadonlySet<string>): Case {
   const line = (p: PathSegment[]) => parsed.locate(p)?.line;
+  // An error written as the client saw it (`HTTP 404: <body>`) is read back
+  // into the status and body a live run has.
+  const call = (k: NonNullable<RawCases["cases"][number]["steps"][number]["calls"]>[number]): CaseCall => {
+    const base = { ...k, arguments: k.arguments ?? {}, is_error: k.is_error ?? false };
+    const fromText = openApi.has(k.tool) ? readErrorText(k) : undefined;
+    return fromText ? { ...base, ...fromText } : base;
+  };
   return {
-    name: c.name,
+    name: c.name ?? `case ${Number(where[1]) + 1}`,
     inputs: c.inputs ?? {},
     steps: c.steps.map((e, ei) => ({
       step: e.step,
-      calls: (e.calls ?? []).map((k) => ({ ...k, arguments: k.arguments ?? {}, is_error: k.is_error ?? false })),
+      calls: (e.calls ?? []).map(call),
       output: e.output,
       expect: e.expect,
       ...withLine(line([...where, "steps", ei])),

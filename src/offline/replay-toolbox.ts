@@ -17,6 +17,7 @@ import type { CallOutcome, OperationView, Toolbox, VerifierVerdict } from "../en
 import { loadOperations } from "../tools/openapi/index.js";
 import { argumentProblems, outcomeFacts, remoteSchemas } from "../tools/toolbox.js";
 import type { CaseCall, Expectation } from "./cases-file.js";
+import { recordedText } from "./recorded-error.js";
 
 export class ReplayToolbox implements Toolbox {
   private pending: CaseCall[] | undefined;
@@ -54,7 +55,7 @@ export class ReplayToolbox implements Toolbox {
       const specs = await loadOperations({ server: tool.openapi!.server, document } as never, names, offline);
       for (const [name, op] of specs) {
         const view = { name, ...(op.description ? { description: op.description } : {}), inputSchema: op.inputSchema };
-        schemas.set(name, { view, validate: remoteSchemas.compile(op.inputSchema) });
+        schemas.set(name, { view, validate: remoteSchemas.compile(op.argumentSchema) });
       }
     }
     return new ReplayToolbox(schemas);
@@ -98,7 +99,7 @@ export class ReplayToolbox implements Toolbox {
     if (next.tool !== name || !jsonEqual(next.arguments, args)) {
       return this.refuse(`call ${this.made} asked ${asked}, but the entry records ${next.tool} with ${JSON.stringify(next.arguments)}`);
     }
-    const text = typeof next.result === "string" ? next.result : JSON.stringify(next.result ?? null);
+    const text = recordedText(next.result, next.is_error, next.status);
     return Promise.resolve({
       result: next.result,
       text,

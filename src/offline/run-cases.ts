@@ -165,8 +165,9 @@ function judge(stepfile: LoadedStepfile, entry: CaseEntry, index: number, attemp
       problems.push(`the output template computes ${JSON.stringify(attempt.output)}, but the entry records ${JSON.stringify(entry.output)}`);
     }
   }
-  const expected = entry.expect === "pass" ? [] : [...entry.expect.fail].sort();
-  const got = attempt.failures.map((f) => f.gate).sort();
+  // Compared as sets (format section 9 lists gate ids; the order and repeats say nothing).
+  const expected = entry.expect === "pass" ? [] : [...new Set(entry.expect.fail)].sort();
+  const got = [...new Set(attempt.failures.map((f) => f.gate))].sort();
   if (!jsonEqual(expected, got)) problems.push(`expected ${describeVerdict(entry.expect)}, got ${describeVerdict(got.length === 0 ? "pass" : { fail: got })}`);
   return { ...entryBase(stepfile, entry, index), failures: attempt.failures, problems };
 }

@@ -42,6 +42,7 @@ export async function openOpenApiTool(
     operations.set(name, {
       tool,
       view: { name, ...(op.description ? { description: op.description } : {}), inputSchema: op.inputSchema },
+      argumentSchema: op.argumentSchema,
       async call(args, callPolicy) {
         const request = buildRequest(op, spec.server, args);
         const response = await egress(

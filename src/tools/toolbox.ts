@@ -1,7 +1,7 @@
 // Preflight, in the seed's order, and the run's tools: OpenAPI operations,
 // remote MCP tools and verifiers, every request through src/egress. The
 // engine sees only the Toolbox interface.
-import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { CredentialUnavailable, InvalidGrant, PreflightFailed, StepgateError } from "../errors.js";
 import { compile, type Compiled } from "../expr/index.js";
 import { sha256 } from "../format/identity.js";
@@ -32,6 +32,8 @@ export interface ToolboxOptions {
 /** One exposed operation, whatever kind of tool serves it. */
 export interface Operation {
   view: OperationView;
+  /** What arguments are checked against when it differs from `view.inputSchema` (OpenAPI one-value parameters). */
+  argumentSchema?: Record<string, unknown>;
   tool: string;
   validate: ValidateFunction;
   select?: Compiled;
@@ -44,7 +46,15 @@ export const remoteSchemas = new Ajv({ strict: false, allErrors: true, validateF
 /** An operation's argument problems, as the client (or a mechanical step's error) reads them; empty when fine. */
 export function argumentProblems(validate: ValidateFunction, args: unknown): string[] {
   if (validate(args)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath === "" ? "arguments" : `arguments${e.instancePath.replaceAll("/", ".")}`} ${e.message ?? "is invalid"}`);
+  return (validate.errors ?? []).map((e) => `${e.instancePath === "" ? "arguments" : `arguments${e.instancePath.replaceAll("/", ".")}`} ${argumentMessage(e)}`);
+}
+
+/** ajv's message, plus what it leaves out: the argument nobody declared, the one value a fixed parameter takes. */
+function argumentMessage(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>;
+  if (e.keyword === "additionalProperties") return `must NOT have additional properties (${String(p.additionalProperty)} is not an argument of this operation)`;
+  if (e.keyword === "const") return `must be ${JSON.stringify(p.allowedValue)}, the only value the operation allows`;
+  return e.message ?? "is invalid";
 }
 
 export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerWriter, checkInputs: () => void, options: ToolboxOptions): Promise<Toolbox> {
@@ -114,7 +124,7 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerWriter
       for (const [name, op] of opened.operations) {
         const exposed = exposes.find((e) => exposedName(e) === name);
         const select = typeof exposed === "object" && exposed.select !== undefined ? compile(exposed.select) : undefined;
-        operations.set(name, { ...op, validate: remoteSchemas.compile(op.view.inputSchema), ...(select ? { select } : {}) });
+        operations.set(name, { ...op, validate: remoteSchemas.compile(op.argumentSchema ?? op.view.inputSchema), ...(select ? { select } : {}) });
       }
     }
   } catch (error) {
@@ -165,7 +175,10 @@ async function refreshAtStart(source: CredentialSource, credential: CredentialRe
 }
 
 function resolveUrls(def: ToolDef, settings: ReadonlyMap<string, string>): ToolDef {
-  if (def.openapi) return { ...def, openapi: { ...def.openapi, server: fillSettings(def.openapi.server, settings) } };
+  if (def.openapi) {
+    const url = def.openapi.url === undefined ? {} : { url: fillSettings(def.openapi.url, settings) };
+    return { ...def, openapi: { ...def.openapi, server: fillSettings(def.openapi.server, settings), ...url } };
+  }
   if (def.mcp) return { ...def, mcp: { url: fillSettings(def.mcp.url, settings) } };
   return { ...def, verifier: { url: fillSettings(def.verifier!.url, settings) } };
 }

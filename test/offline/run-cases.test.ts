@@ -155,11 +155,20 @@ describe("runCases", () => {
 
 describe("parseCases", () => {
   it("names the line of every problem", () => {
-    const text = "cases:\n  - name: x\n    steps:\n      - step: pick\n        calls: [{ tool: listShelf, result: 1 }]\n        output: {}\n        expect: { fail: [nope] }\n        extra: 1\n";
-    expect(() => parseCases(text, "x.cases.yaml", stepfile)).toThrow(/x\.cases\.yaml:8:16 cases\[0\]\.steps\[0\]\.extra: unknown field extra/);
-    const wrongNames = text.replace("        extra: 1\n", "");
-    expect(() => parseCases(wrongNames, "x.cases.yaml", stepfile)).toThrow(
+    const text = "cases:\n  - name: x\n    steps:\n      - step: pick\n        calls: [{ tool: listShelf, result: 1 }]\n        output: {}\n        expect: { fail: [nope] }\n";
+    expect(() => parseCases(text, "x.cases.yaml", stepfile)).toThrow(
       /x\.cases\.yaml:5:25 cases\[0\]\.steps\[0\]\.calls\[0\]\.tool: step pick does not call listShelf \(it may call: getBook\)\n {2}x\.cases\.yaml:7:26 cases\[0\]\.steps\[0\]\.expect\.fail\[0\]: step pick has no gate nope \(its gates: produces, fetched, policy, sign-off\)/,
     );
+  });
+
+  it("warns about fields the format does not have, and about parts that check nothing, without refusing", () => {
+    const text = "cases:\n  - steps:\n      - step: pick\n        output: { title: Emma }\n        expect: { fail: [] }\n        note: 1\n  - name: empty\n    steps: []\n";
+    const file = parseCases(text, "x.cases.yaml", stepfile);
+    expect(file.cases.map((c) => c.name)).toEqual(["case 1", "empty"]);
+    expect(file.warnings.map((w) => `${w.line}:${w.column} ${w.path}: ${w.message}`)).toEqual([
+      "6:9 cases[0].steps[0].note: unknown field note, ignored",
+      "5:17 cases[0].steps[0].expect: fail: [] expects no gate to fail, which is what pass says",
+      "8:12 cases[1].steps: the case has no entries, so it checks nothing",
+    ]);
   });
 });

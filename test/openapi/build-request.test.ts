@@ -230,6 +230,7 @@ describe("buildRequest", () => {
       pathTemplate: "/../../{id}",
       description: "",
       inputSchema: { type: "object" },
+      argumentSchema: { type: "object" },
       params: [{ name: "id", in: "path", argument: "id", required: true, schema: {}, style: "simple", explode: false }],
       accept: "*/*",
       security: null,

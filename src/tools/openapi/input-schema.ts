@@ -13,6 +13,8 @@ import type { JsonSchema, ParamSpec } from "./types.js";
 
 export interface InputParts {
   inputSchema: JsonObject;
+  /** What arguments are checked against: `inputSchema` plus the one-value parameters, each fixed to its value. */
+  argumentSchema: JsonObject;
   params: ParamSpec[];
 }
 
@@ -64,7 +66,25 @@ export function buildInputSchema(
     additionalProperties: false,
   };
   if (Object.keys(exporter.defs).length > 0) inputSchema.$defs = exporter.defs;
-  return { inputSchema, params };
+  return { inputSchema, argumentSchema: withFixed(inputSchema, params), params };
+}
+
+/**
+ * A one-value parameter is hidden from the client and always sent with its
+ * value, but a caller that names it anyway with that same value is not
+ * wrong (format section 2), so arguments may carry it, fixed to the value;
+ * any other value is refused, naming the parameter. A name another input
+ * already carries keeps that input's meaning.
+ */
+function withFixed(inputSchema: JsonObject, params: ParamSpec[]): JsonObject {
+  const properties = { ...(inputSchema.properties as JsonObject) };
+  let added = false;
+  for (const p of params) {
+    if (!p.fixed || Object.hasOwn(properties, p.argument)) continue;
+    properties[p.argument] = { const: p.fixed.value };
+    added = true;
+  }
+  return added ? { ...inputSchema, properties } : inputSchema;
 }
 
 /** Adds the parameter's description to its schema, where the agent reads it. */

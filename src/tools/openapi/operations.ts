@@ -60,6 +60,7 @@ function buildOperation(doc: JsonObject, name: string, at: Located, options: Bui
     pathTemplate: at.path,
     description: describe(at),
     inputSchema: input.inputSchema,
+    argumentSchema: input.argumentSchema,
     params: input.params,
     ...(body ? { body: { contentType: body.contentType, kind: body.kind, required: body.required } } : {}),
     accept: acceptHeader(at.operation),

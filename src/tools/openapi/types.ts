@@ -45,8 +45,10 @@ export interface OperationSpec {
   method: string;
   pathTemplate: string;
   description: string;
-  /** JSON Schema 2020-12 for the call's arguments. */
+  /** JSON Schema 2020-12 for the call's arguments, as the client is shown it. */
   inputSchema: Record<string, unknown>;
+  /** What arguments are checked against: `inputSchema` that also admits each one-value parameter with its value. */
+  argumentSchema: Record<string, unknown>;
   params: ParamSpec[];
   body?: BodySpec;
   /** The Accept header to send, from the media types of the success responses. */
