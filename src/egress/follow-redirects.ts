@@ -1,10 +1,12 @@
 // Sends one attempt's hops: check the host, attach the credential only where
 // it is covered, send with undici, follow a redirect by hand. Returns the
-// final hop's response with its body unread.
+// final hop's response with its body unread but decoded as it streams
+// (decode.ts), so every reader sees the bytes the API meant.
 import type { Readable } from "node:stream";
 import { request } from "undici";
 import { ToolCallFailed } from "../errors.js";
 import { AttemptFailure, describeNetworkError } from "./attempt.js";
+import { ACCEPT_ENCODING, decodeBody } from "./decode.js";
 import { type Scrubber, effectivePlacement, placeCredential, scrubberFor } from "./credentials.js";
 import { assertHostAllowed, credentialCovers, parseHopUrl } from "./hosts.js";
 import { type Hop, MAX_REDIRECTS, isRedirect, nextHop } from "./redirects.js";
@@ -35,7 +37,8 @@ export async function openFollowingRedirects(req: EgressRequest, policy: EgressP
     const headers = scrub.headers(flattenHeaders(res.headers));
     const location = headers.location;
     if (!isRedirect(res.statusCode) || location === undefined) {
-      return { status: res.statusCode, headers, body: res.body, url: hop.url, credentialSent: carries, scrub };
+      const decoded = decodeBody(res.body, headers, { operation: req.operation, method: hop.method, status: res.statusCode, maxBytes: policy.maxBytes });
+      return { status: res.statusCode, headers: decoded.headers, body: decoded.body, url: hop.url, credentialSent: carries, scrub };
     }
     await res.body.dump();
     if (redirects === MAX_REDIRECTS) throw new ToolCallFailed(req.operation, null, "", `more than ${MAX_REDIRECTS} redirects`);
@@ -62,7 +65,7 @@ async function sendHop(hop: Hop, userAgent: string, signal: AbortSignal, attach:
   }
   const scrub = scrubberFor(secret, attach?.placement);
   try {
-    return { res: await request(wire.url, { method: hop.method as "GET", headers: { ...wire.headers, "user-agent": userAgent }, body: hop.body ?? null, signal }), scrub };
+    return { res: await request(wire.url, { method: hop.method as "GET", headers: { ...wire.headers, "user-agent": userAgent, "accept-encoding": ACCEPT_ENCODING }, body: hop.body ?? null, signal }), scrub };
   } catch (error) {
     // An abort (deadline or caller) is sorted out by runAttempt.
     if (signal.aborted) throw error;
