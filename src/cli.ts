@@ -22,7 +22,7 @@ import { packageVersion } from "./cli/package-root.js";
 import { openToolbox } from "./tools/toolbox.js";
 import { testMode } from "./cli/test-mode.js";
 import { caseRecorder } from "./offline/index.js";
-import { userAgent } from "./egress/index.js";
+import { addressGuard, userAgent } from "./egress/index.js";
 import { openGrants } from "./cli/grants.js";
 
 export async function main(argv: string[]): Promise<number> {
@@ -73,11 +73,12 @@ async function serve(options: Options): Promise<number> {
     stopWatching();
     return 1;
   }
+  const addresses = addressGuard({ allowPrivateHosts: options.allowPrivateHosts });
   const ctx: RunContext = {
     limits: { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars },
     ledger: chainedLedgers(options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks()),
     newRunId: () => randomUUID(),
-    openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants }),
+    openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants, addresses }),
     ...(options.recordCases ? { observe: caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) } : {}),
   };
   const registry = new RunRegistry(ctx, options.limits.runIdleMs);

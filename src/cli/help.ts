@@ -26,6 +26,8 @@ Limits and options:
   --contact <email>           sent in the User-Agent (some APIs require one)
   --draft-credential <name>=<host>[,<host>...]   let stepgate_try drafts use this credential on these hosts (repeatable)
   --draft-setting <name>      let stepgate_try drafts use this setting from the environment (repeatable)
+  --allow-private-host <host>  let runs reach this DNS name although it resolves to a private,
+                              loopback or link-local address (a self-hosted API; repeatable)
   --record-cases <dir>        write each finished or failed run as <stepfile id>-<run id>.cases.yaml,
                               which stepgate --test replays
   --watch                     reload a stepfile when its file changes

@@ -1,5 +1,6 @@
 // Command-line options: the seed's Limits table plus the modes of server.md.
 // Every bad value is one line naming the option, and exit code 2.
+import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import { DEFAULT_LIMITS, type Limits } from "../limits.js";
 
@@ -17,6 +18,8 @@ export interface Options {
   contact?: string;
   draftCredentials: Array<{ name: string; hosts: string[] }>;
   draftSettings: string[];
+  /** DNS names allowed to resolve to private addresses (--allow-private-host). */
+  allowPrivateHosts: string[];
   recordCases?: string;
   watch: boolean;
   clientId?: string;
@@ -53,6 +56,7 @@ export function parseOptions(argv: string[]): Options {
         contact: { type: "string" },
         "draft-credential": { type: "string", multiple: true },
         "draft-setting": { type: "string", multiple: true },
+        "allow-private-host": { type: "string", multiple: true },
         "record-cases": { type: "string" },
         watch: { type: "boolean" },
         "client-id": { type: "string" },
@@ -82,6 +86,7 @@ export function parseOptions(argv: string[]): Options {
       if (!IDENTIFIER.test(s)) throw new UsageError(`--draft-setting ${JSON.stringify(s)}: expected a setting name like jira-site`);
       return s;
     }),
+    allowPrivateHosts: (v["allow-private-host"] ?? []).map(privateHost),
     watch: v.watch ?? false,
     positionals: parsed.positionals,
   };
@@ -133,4 +138,13 @@ function draftCredential(raw: string): { name: string; hosts: string[] } {
   const hosts = m[2]!.split(",").map((h) => h.trim().toLowerCase());
   if (!IDENTIFIER.test(name) || hosts.some((h) => !HOST.test(h))) throw fail();
   return { name, hosts };
+}
+
+/** A DNS name: an IP literal needs no permission (declaring it in the stepfile is the choice), and there is no wildcard. */
+function privateHost(raw: string): string {
+  const host = raw.trim().toLowerCase().replace(/\.+$/, "");
+  if (!/^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/.test(host) || isIP(host) !== 0) {
+    throw new UsageError(`--allow-private-host ${JSON.stringify(raw)}: expected a host name like tracker.internal.example (no port, no wildcard; an IP address declared in a stepfile is already allowed)`);
+  }
+  return host;
 }

@@ -3,8 +3,9 @@
 // final hop's response with its body unread but decoded as it streams
 // (decode.ts), so every reader sees the bytes the API meant.
 import type { Readable } from "node:stream";
-import { request } from "undici";
-import { ToolCallFailed } from "../errors.js";
+import { type Dispatcher, request } from "undici";
+import { StepgateError, ToolCallFailed } from "../errors.js";
+import { defaultAddressGuard } from "./address-guard.js";
 import { AttemptFailure, describeNetworkError } from "./attempt.js";
 import { ACCEPT_ENCODING, decodeBody } from "./decode.js";
 import { type Scrubber, effectivePlacement, placeCredential, scrubberFor } from "./credentials.js";
@@ -30,10 +31,13 @@ export async function openFollowingRedirects(req: EgressRequest, policy: EgressP
   const url = parseHopUrl(req.url);
   if (queryName !== undefined) url.searchParams.delete(queryName);
   let hop: Hop = { url, method: req.method.toUpperCase(), headers: lowerCaseKeys(req.headers ?? {}), body: req.body };
+  // Under the seed's exceptions the first URL is the declared one: only it may be a local address.
+  const declared = req.allowAnyHost ? new Set([...policy.allowedHosts, url.host]) : policy.allowedHosts;
+  const dispatcher = (policy.addresses ?? defaultAddressGuard()).dispatcher;
   for (let redirects = 0; ; redirects++) {
-    assertHostAllowed(hop.url, policy.allowedHosts, req.allowAnyHost ?? false);
+    assertHostAllowed(hop.url, declared, req.allowAnyHost ?? false);
     const carries = req.credential !== undefined && credentialCovers(req.credential.hosts, hop.url);
-    const { res, scrub } = await sendHop(hop, policy.userAgent, signal, carries ? { credential: req.credential!, placement: placement!, source } : undefined);
+    const { res, scrub } = await sendHop(hop, policy.userAgent, dispatcher, signal, carries ? { credential: req.credential!, placement: placement!, source } : undefined);
     const headers = scrub.headers(flattenHeaders(res.headers));
     const location = headers.location;
     if (!isRedirect(res.statusCode) || location === undefined) {
@@ -56,7 +60,7 @@ interface Attach {
  * The credential's value is read here and used for this one hop; only the
  * scrubber that removes it from the hop's answer outlives the call.
  */
-async function sendHop(hop: Hop, userAgent: string, signal: AbortSignal, attach: Attach | undefined) {
+async function sendHop(hop: Hop, userAgent: string, dispatcher: Dispatcher, signal: AbortSignal, attach: Attach | undefined) {
   let wire = { url: hop.url, headers: hop.headers };
   let secret: string | undefined;
   if (attach) {
@@ -65,10 +69,10 @@ async function sendHop(hop: Hop, userAgent: string, signal: AbortSignal, attach:
   }
   const scrub = scrubberFor(secret, attach?.placement);
   try {
-    return { res: await request(wire.url, { method: hop.method as "GET", headers: { ...wire.headers, "user-agent": userAgent, "accept-encoding": ACCEPT_ENCODING }, body: hop.body ?? null, signal }), scrub };
+    return { res: await request(wire.url, { method: hop.method as "GET", headers: { ...wire.headers, "user-agent": userAgent, "accept-encoding": ACCEPT_ENCODING }, body: hop.body ?? null, signal, dispatcher }), scrub };
   } catch (error) {
-    // An abort (deadline or caller) is sorted out by runAttempt.
-    if (signal.aborted) throw error;
+    // An abort (deadline or caller) is sorted out by runAttempt; a refused address is final.
+    if (signal.aborted || error instanceof StepgateError) throw error;
     // undici may echo a header or the URL; scrub before the reason travels.
     throw new AttemptFailure(scrub.text(describeNetworkError(error)));
   }
