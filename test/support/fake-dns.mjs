@@ -4,6 +4,7 @@
 // unknown, so no test asks a real resolver. Stepgate's resolver reads
 // dns.promises.lookup at call time, which is what this replaces.
 import dns from "node:dns";
+import process from "node:process";
 
 const table = JSON.parse(process.env.STEPGATE_TEST_DNS ?? "{}");
 
