@@ -64,10 +64,10 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function serve(options: Options): Promise<number> {
-  const loaded = await loadAll(options.positionals);
+  const loaded = await loadAll(options.positionals, options.maxStepfileBytes);
   if (!loaded) return 1;
   const stepfiles = new ServedStepfiles(loaded.map((l, i) => ({ source: options.positionals[i]!, loaded: l })));
-  const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`)) : () => undefined;
+  const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`), options.maxStepfileBytes) : () => undefined;
   const grants = openGrants(options.tokenStore, (line) => void process.stderr.write(`${line}\n`));
   if (!grants) {
     stopWatching();
@@ -97,7 +97,7 @@ async function serve(options: Options): Promise<number> {
   });
   if (options.http !== undefined) {
     const log = (line: string) => void process.stderr.write(`stepgate: ${line}\n`);
-    const server = await startHttpServer({ port: options.http, factory, idleMs: options.limits.runIdleMs, log });
+    const server = await startHttpServer({ port: options.http, factory, idleMs: options.limits.runIdleMs, log, maxSessions: options.maxSessions });
     await waitForSignal();
     stopWatching();
     await server.close();
@@ -112,8 +112,8 @@ async function serve(options: Options): Promise<number> {
 }
 
 /** Load every stepfile argument, reporting every failure; undefined when any failed. */
-async function loadAll(args: string[]): Promise<LoadedStepfile[] | undefined> {
-  const results = await Promise.allSettled(args.map((arg) => loadArgument(arg)));
+async function loadAll(args: string[], maxBytes: number): Promise<LoadedStepfile[] | undefined> {
+  const results = await Promise.allSettled(args.map((arg) => loadArgument(arg, maxBytes)));
   let ok = true;
   const loaded: LoadedStepfile[] = [];
   const seen = new Map<string, string>();

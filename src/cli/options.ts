@@ -2,7 +2,7 @@
 // Every bad value is one line naming the option, and exit code 2.
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
-import { DEFAULT_LIMITS, type Limits } from "../limits.js";
+import { DEFAULT_LIMITS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_STEPFILE_BYTES, type Limits } from "../limits.js";
 
 export { DEFAULT_LIMITS, type Limits };
 
@@ -20,6 +20,10 @@ export interface Options {
   draftSettings: string[];
   /** DNS names allowed to resolve to private addresses (--allow-private-host). */
   allowPrivateHosts: string[];
+  /** Largest stepfile or cases file read (--max-stepfile-bytes). */
+  maxStepfileBytes: number;
+  /** Most HTTP sessions open at once (--max-sessions). */
+  maxSessions: number;
   recordCases?: string;
   watch: boolean;
   clientId?: string;
@@ -57,6 +61,8 @@ export function parseOptions(argv: string[]): Options {
         "draft-credential": { type: "string", multiple: true },
         "draft-setting": { type: "string", multiple: true },
         "allow-private-host": { type: "string", multiple: true },
+        "max-stepfile-bytes": { type: "string" },
+        "max-sessions": { type: "string" },
         "record-cases": { type: "string" },
         watch: { type: "boolean" },
         "client-id": { type: "string" },
@@ -87,6 +93,8 @@ export function parseOptions(argv: string[]): Options {
       return s;
     }),
     allowPrivateHosts: (v["allow-private-host"] ?? []).map(privateHost),
+    maxStepfileBytes: integer("--max-stepfile-bytes", v["max-stepfile-bytes"], DEFAULT_MAX_STEPFILE_BYTES, 1),
+    maxSessions: integer("--max-sessions", v["max-sessions"], DEFAULT_MAX_SESSIONS, 1),
     watch: v.watch ?? false,
     positionals: parsed.positionals,
   };

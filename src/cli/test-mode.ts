@@ -16,7 +16,7 @@ export async function testMode(options: Options): Promise<number> {
   };
   let stepfile: LoadedStepfile;
   try {
-    stepfile = await loadArgument(arg);
+    stepfile = await loadArgument(arg, options.maxStepfileBytes);
   } catch (error) {
     if (error instanceof UnknownCatalogName || error instanceof StepfileUnreadable) return fail(2, `stepgate: ${error.message}`);
     if (error instanceof StepgateError) return fail(1, `${error.name}: ${error.message}`);
@@ -24,7 +24,7 @@ export async function testMode(options: Options): Promise<number> {
   }
   const casesPath = given ?? join(dirname(resolveArgument(arg)), `${stepfile.doc.id}.cases.yaml`);
   try {
-    const cases = await readCasesFile(casesPath, stepfile);
+    const cases = await readCasesFile(casesPath, stepfile, options.maxStepfileBytes);
     const report = await runCases(stepfile, cases, { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars });
     process.stdout.write(formatReport(report));
     return report.ok ? 0 : 1;

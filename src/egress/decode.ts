@@ -8,6 +8,7 @@
 import { type Readable, Transform, type TransformCallback } from "node:stream";
 import { constants, createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { ResponseTooLarge, ToolCallFailed } from "../errors.js";
+import { quote } from "../quote.js";
 import { discardBody } from "./read-body.js";
 
 /** What egress sends on every hop: the codings it can decode. */
@@ -52,7 +53,7 @@ export function decodeBody(body: Readable, headers: Record<string, string>, ctx:
   const unknown = codings.find((c) => !(c in DECODERS));
   if (unknown !== undefined) {
     discardBody(body);
-    throw new ToolCallFailed(ctx.operation, ctx.status, "", `the response uses content-encoding ${quoteCoding(unknown)}, which Stepgate cannot decode (it accepts ${ACCEPT_ENCODING})`);
+    throw new ToolCallFailed(ctx.operation, ctx.status, "", `the response uses content-encoding ${quote(unknown)}, which Stepgate cannot decode (it accepts ${ACCEPT_ENCODING})`);
   }
   const { "content-encoding": _coding, "content-length": _length, ...rest } = headers;
   return { body: decodeChain(body, codings, ctx), headers: rest };
@@ -111,10 +112,4 @@ function capCounter(ctx: DecodeContext): Transform & { counted(): number } {
     },
   });
   return Object.assign(counter, { counted: () => total });
-}
-
-/** A coding name comes from the API: quote a bounded, printable form of it. */
-function quoteCoding(coding: string): string {
-  const printable = coding.replace(/[^\x20-\x7e]/g, "?");
-  return JSON.stringify(printable.length > 40 ? `${printable.slice(0, 40)}...` : printable);
 }

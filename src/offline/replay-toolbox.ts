@@ -17,6 +17,7 @@ import type { CallOutcome, OperationView, Toolbox, VerifierVerdict } from "../en
 import { loadOperations } from "../tools/openapi/index.js";
 import { argumentProblems, outcomeFacts, remoteSchemas } from "../tools/toolbox.js";
 import type { CaseCall, Expectation } from "./cases-file.js";
+import { capText } from "../quote.js";
 
 export class ReplayToolbox implements Toolbox {
   private pending: CaseCall[] | undefined;
@@ -93,10 +94,10 @@ export class ReplayToolbox implements Toolbox {
     if (!this.pending) return Promise.reject(new Error("the cases file records no more entries"));
     this.made += 1;
     const next = this.pending.shift();
-    const asked = `${name} with ${JSON.stringify(args)}`;
+    const asked = `${name} with ${capText(JSON.stringify(args))}`;
     if (!next) return this.refuse(`call ${this.made} asked ${asked}, but the entry records only ${this.made - 1} call(s)`);
     if (next.tool !== name || !jsonEqual(next.arguments, args)) {
-      return this.refuse(`call ${this.made} asked ${asked}, but the entry records ${next.tool} with ${JSON.stringify(next.arguments)}`);
+      return this.refuse(`call ${this.made} asked ${asked}, but the entry records ${next.tool} with ${capText(JSON.stringify(next.arguments))}`);
     }
     const text = typeof next.result === "string" ? next.result : JSON.stringify(next.result ?? null);
     return Promise.resolve({
