@@ -37,7 +37,7 @@ export async function openFollowingRedirects(req: EgressRequest, policy: EgressP
   for (let redirects = 0; ; redirects++) {
     assertHostAllowed(hop.url, declared, req.allowAnyHost ?? false);
     const carries = req.credential !== undefined && credentialCovers(req.credential.hosts, hop.url);
-    const { res, scrub } = await sendHop(hop, policy.userAgent, dispatcher, signal, carries ? { credential: req.credential!, placement: placement!, source } : undefined);
+    const { res, scrub } = await sendHop(req.operation, hop, policy.userAgent, dispatcher, signal, carries ? { credential: req.credential!, placement: placement!, source } : undefined);
     const headers = scrub.headers(flattenHeaders(res.headers));
     const location = headers.location;
     if (!isRedirect(res.statusCode) || location === undefined) {
@@ -60,7 +60,20 @@ interface Attach {
  * The credential's value is read here and used for this one hop; only the
  * scrubber that removes it from the hop's answer outlives the call.
  */
-async function sendHop(hop: Hop, userAgent: string, dispatcher: Dispatcher, signal: AbortSignal, attach: Attach | undefined) {
+/** Node's codes for a certificate chain or name it cannot verify. */
+const CERTIFICATE_ERRORS = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "CERT_UNTRUSTED",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+async function sendHop(operation: string, hop: Hop, userAgent: string, dispatcher: Dispatcher, signal: AbortSignal, attach: Attach | undefined) {
   let wire = { url: hop.url, headers: hop.headers };
   let secret: string | undefined;
   if (attach) {
@@ -73,6 +86,11 @@ async function sendHop(hop: Hop, userAgent: string, dispatcher: Dispatcher, sign
   } catch (error) {
     // An abort (deadline or caller) is sorted out by runAttempt; a refused address is final.
     if (signal.aborted || error instanceof StepgateError) throw error;
+    // An untrusted certificate will not become trusted on a retry: say so once, with the remedy.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && CERTIFICATE_ERRORS.has(code)) {
+      throw new ToolCallFailed(operation, null, "", `the TLS certificate of ${hop.url.host} is not trusted (${code}: ${(error as Error).message}); for an API with a private CA, start Stepgate with NODE_EXTRA_CA_CERTS=<ca.pem>`);
+    }
     // undici may echo a header or the URL; scrub before the reason travels.
     throw new AttemptFailure(scrub.text(describeNetworkError(error)));
   }
