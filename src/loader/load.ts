@@ -9,7 +9,7 @@ import { readBounded, type BoundedRead } from "../format/read-bounded.js";
 import { checkRules, type RawIssue } from "../format/rules.js";
 import { loneSurrogateIssues } from "../format/surrogates.js";
 import { DEFAULT_MAX_STEPFILE_BYTES } from "../limits.js";
-import { capText } from "../quote.js";
+import { capText, LISTED_ISSUES } from "../quote.js";
 import { parseSource, pathString, type ParsedSource } from "../format/source.js";
 import { stepfileStructure } from "../format/structure.js";
 import type { StepfileDocument } from "../format/types.js";
@@ -68,7 +68,9 @@ function positioned(raw: RawIssue[], parsed: ParsedSource): Issue[] {
     const key = `${path}\u0000${issue.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const at = parsed.locate(issue.path, issue.atKey);
+    // Only listed issues need a line; locating is a walk of the tree, and a
+    // file with 100,000 unknown keys would otherwise take minutes.
+    const at = out.length < LISTED_ISSUES ? parsed.locate(issue.path, issue.atKey) : undefined;
     out.push({ path, message: issue.message, ...(at ? { line: at.line, column: at.column } : {}) });
   }
   return out;
