@@ -30,8 +30,9 @@ function outcome(text: string): "loaded" | "invalid" {
     expect(error.message).not.toMatch(/\n\s+at /);
     return "invalid";
   } finally {
-    // A hang is a finding too; 2 s per load is the bound (generous on a loaded machine).
-    expect(performance.now() - started).toBeLessThan(10_000);
+    // A hang is a finding too. Not a timing assertion: the bound is 2 s, and
+    // 60 s only catches a load that never ends on however loaded a machine.
+    expect(performance.now() - started).toBeLessThan(60_000);
   }
 }
 
