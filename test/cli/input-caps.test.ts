@@ -2,28 +2,15 @@
 // --max-stepfile-bytes is refused in one line before parsing; quotes of
 // input in error messages are capped; a lone surrogate is an ordinary
 // StepfileInvalid with its file, line and path.
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { cli } from "../support/cli-exec.js";
 
-const run = promisify(execFile);
 const root = resolve(import.meta.dirname, "../..");
-const bin = join(root, "bin/stepgate.js");
 const greet = join(root, "test/fixtures/greet.stepfile.yaml");
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: root, maxBuffer: 256 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 const dir = mkdtempSync(join(tmpdir(), "stepgate-caps-"));
 function file(name: string, content: string | Buffer): string {
