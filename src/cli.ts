@@ -22,7 +22,7 @@ import { packageVersion } from "./cli/package-root.js";
 import { openToolbox } from "./tools/toolbox.js";
 import { testMode } from "./cli/test-mode.js";
 import { caseRecorder } from "./offline/index.js";
-import { userAgent } from "./egress/index.js";
+import { addressGuard, userAgent } from "./egress/index.js";
 import { openGrants } from "./cli/grants.js";
 
 export async function main(argv: string[]): Promise<number> {
@@ -73,10 +73,10 @@ const err = (line: string) => void process.stderr.write(`${line}\n`);
 async function serve(options: Options): Promise<number> {
   const signing = await ledgerSigning(options);
   if (typeof signing === "number") return signing;
-  const loaded = await loadAll(options.positionals);
+  const loaded = await loadAll(options.positionals, options.maxStepfileBytes);
   if (!loaded) return 1;
   const stepfiles = new ServedStepfiles(loaded.map((l, i) => ({ source: options.positionals[i]!, loaded: l })));
-  const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`)) : () => undefined;
+  const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`), options.maxStepfileBytes) : () => undefined;
   const grants = openGrants(options.tokenStore, (line) => void process.stderr.write(`${line}\n`));
   if (!grants) {
     stopWatching();
@@ -84,11 +84,12 @@ async function serve(options: Options): Promise<number> {
   }
   const kept = new KeptLedgers();
   const ledgers = chainedLedgers(kept.tee(options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks()), undefined, signing);
+  const addresses = addressGuard({ allowPrivateHosts: options.allowPrivateHosts });
   const ctx: RunContext = {
     limits: { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars },
     ledger: ledgers,
     newRunId: () => randomUUID(),
-    openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants }),
+    openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants, addresses }),
     ...(options.recordCases ? { observe: caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) } : {}),
   };
   const registry = new RunRegistry(ctx, options.limits.runIdleMs);
@@ -108,7 +109,7 @@ async function serve(options: Options): Promise<number> {
   });
   if (options.http !== undefined) {
     const log = (line: string) => void process.stderr.write(`stepgate: ${line}\n`);
-    const server = await startHttpServer({ port: options.http, factory, idleMs: options.limits.runIdleMs, log });
+    const server = await startHttpServer({ port: options.http, factory, idleMs: options.limits.runIdleMs, log, maxSessions: options.maxSessions });
     await waitForSignal();
     stopWatching();
     await server.close();
@@ -125,8 +126,8 @@ async function serve(options: Options): Promise<number> {
 }
 
 /** Load every stepfile argument, reporting every failure; undefined when any failed. */
-async function loadAll(args: string[]): Promise<LoadedStepfile[] | undefined> {
-  const results = await Promise.allSettled(args.map((arg) => loadArgument(arg)));
+async function loadAll(args: string[], maxBytes: number): Promise<LoadedStepfile[] | undefined> {
+  const results = await Promise.allSettled(args.map((arg) => loadArgument(arg, maxBytes)));
   let ok = true;
   const loaded: LoadedStepfile[] = [];
   const seen = new Map<string, string>();

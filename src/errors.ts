@@ -2,6 +2,8 @@
 // type users read. Each carries structured `details` so a transport can show
 // them without parsing the message. Messages never carry a secret value.
 
+import { capPath, capQuotes, LISTED_ISSUES } from "./quote.js";
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export abstract class StepgateError extends Error {
@@ -27,15 +29,22 @@ export interface Issue {
 export function formatIssue(issue: Issue, file?: string): string {
   const where = issue.line !== undefined ? `${file ?? ""}${file ? ":" : "line "}${issue.line}:${issue.column ?? 1}` : file ?? "";
   const path = issue.path === "" ? "(top level)" : issue.path;
-  return `${where ? `${where} ` : ""}${path}: ${issue.message}`;
+  return `${where ? `${where} ` : ""}${capPath(path)}: ${capQuotes(issue.message)}`;
+}
+
+/** The issues a message lists: each quote capped, at most LISTED_ISSUES of them, then how many more. */
+export function listIssues(issues: readonly Issue[], file?: string): string {
+  const lines = issues.slice(0, LISTED_ISSUES).map((i) => `  ${formatIssue(i, file)}`);
+  if (issues.length > LISTED_ISSUES) lines.push(`  ... and ${issues.length - LISTED_ISSUES} more issues`);
+  return lines.join("\n");
 }
 
 export class StepfileInvalid extends StepgateError {
   readonly name = "StepfileInvalid";
   readonly issues: Issue[];
-  constructor(issues: Issue[], file?: string) {
-    const lines = issues.map((i) => `  ${formatIssue(i, file)}`).join("\n");
-    super(`${file ?? "stepfile"} is invalid:\n${lines}`, {
+  constructor(allIssues: Issue[], file?: string) {
+    const issues = allIssues.slice(0, LISTED_ISSUES).map((i) => ({ ...i, path: capPath(i.path), message: capQuotes(i.message) }));
+    super(`${file ?? "stepfile"} is invalid:\n${listIssues(allIssues, file)}`, {
       ...(file ? { file } : {}),
       issues: issues.map((i) => ({ path: i.path, message: i.message, ...(i.line !== undefined ? { line: i.line, column: i.column ?? 1 } : {}) })),
     });

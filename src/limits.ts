@@ -17,3 +17,9 @@ export const DEFAULT_LIMITS: Limits = {
   requestTimeoutMs: 60_000,
   responseBytes: 10_485_760,
 };
+
+/** --max-stepfile-bytes: a stepfile or cases file larger than this is refused before parsing. */
+export const DEFAULT_MAX_STEPFILE_BYTES = 4 * 1024 * 1024;
+
+/** --max-sessions: HTTP sessions open at once; past it `initialize` gets 503 with Retry-After. */
+export const DEFAULT_MAX_SESSIONS = 1000;

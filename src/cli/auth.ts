@@ -6,7 +6,7 @@
 // copy. With --token-store (the operator's choice of such a file) the
 // refresh token goes there instead of to stdout.
 import { AuthorizationFailed, StepgateError } from "../errors.js";
-import { userAgent, type EgressPolicy } from "../egress/index.js";
+import { addressGuard, userAgent, type EgressPolicy } from "../egress/index.js";
 import { hostOf } from "../format/urls.js";
 import { authorize } from "../oauth/authorize.js";
 import { TokenStore } from "../oauth/token-store.js";
@@ -42,6 +42,7 @@ export async function runAuth(options: Options, io: AuthIo): Promise<number> {
       timeoutMs: options.limits.requestTimeoutMs,
       maxBytes: options.limits.responseBytes,
       env: {},
+      addresses: addressGuard({ allowPrivateHosts: options.allowPrivateHosts }),
     };
     const granted = await authorize({
       credential,

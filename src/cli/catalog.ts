@@ -64,7 +64,7 @@ export function resolveArgument(arg: string): string {
   return isStepfilePath(arg) ? arg : catalogEntry(arg).file;
 }
 
-/** Load one argument: a path, or a catalog entry's name. */
-export async function loadArgument(arg: string): Promise<LoadedStepfile> {
-  return loadStepfileFile(resolveArgument(arg), arg);
+/** Load one argument: a path, or a catalog entry's name; over `maxBytes` it is refused before parsing. */
+export async function loadArgument(arg: string, maxBytes?: number): Promise<LoadedStepfile> {
+  return loadStepfileFile(resolveArgument(arg), arg, maxBytes);
 }

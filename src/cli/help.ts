@@ -32,6 +32,10 @@ Limits and options:
   --contact <email>           sent in the User-Agent (some APIs require one)
   --draft-credential <name>=<host>[,<host>...]   let stepgate_try drafts use this credential on these hosts (repeatable)
   --draft-setting <name>      let stepgate_try drafts use this setting from the environment (repeatable)
+  --allow-private-host <host>  let runs reach this DNS name although it resolves to a private,
+                              loopback or link-local address (a self-hosted API; repeatable)
+  --max-stepfile-bytes <n>    largest stepfile or cases file read; larger ones are refused before parsing (default 4194304)
+  --max-sessions <n>          with --http: most sessions open at once; past it initialize gets 503 + Retry-After (default 1000)
   --record-cases <dir>        write each finished or failed run as <stepfile id>-<run id>.cases.yaml,
                               which stepgate --test replays
   --signing-key <file>        sign each run's closing record and checkpoints with this Ed25519 private key

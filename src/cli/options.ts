@@ -1,7 +1,8 @@
 // Command-line options: the seed's Limits table plus the modes of server.md.
 // Every bad value is one line naming the option, and exit code 2.
+import { isIP } from "node:net";
 import { parseArgs } from "node:util";
-import { DEFAULT_LIMITS, type Limits } from "../limits.js";
+import { DEFAULT_LIMITS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_STEPFILE_BYTES, type Limits } from "../limits.js";
 
 export { DEFAULT_LIMITS, type Limits };
 
@@ -17,6 +18,12 @@ export interface Options {
   contact?: string;
   draftCredentials: Array<{ name: string; hosts: string[] }>;
   draftSettings: string[];
+  /** DNS names allowed to resolve to private addresses (--allow-private-host). */
+  allowPrivateHosts: string[];
+  /** Largest stepfile or cases file read (--max-stepfile-bytes). */
+  maxStepfileBytes: number;
+  /** Most HTTP sessions open at once (--max-sessions). */
+  maxSessions: number;
   recordCases?: string;
   watch: boolean;
   clientId?: string;
@@ -59,6 +66,9 @@ export function parseOptions(argv: string[]): Options {
         contact: { type: "string" },
         "draft-credential": { type: "string", multiple: true },
         "draft-setting": { type: "string", multiple: true },
+        "allow-private-host": { type: "string", multiple: true },
+        "max-stepfile-bytes": { type: "string" },
+        "max-sessions": { type: "string" },
         "record-cases": { type: "string" },
         watch: { type: "boolean" },
         "client-id": { type: "string" },
@@ -95,6 +105,9 @@ export function parseOptions(argv: string[]): Options {
       if (!IDENTIFIER.test(s)) throw new UsageError(`--draft-setting ${JSON.stringify(s)}: expected a setting name like jira-site`);
       return s;
     }),
+    allowPrivateHosts: (v["allow-private-host"] ?? []).map(privateHost),
+    maxStepfileBytes: integer("--max-stepfile-bytes", v["max-stepfile-bytes"], DEFAULT_MAX_STEPFILE_BYTES, 1),
+    maxSessions: integer("--max-sessions", v["max-sessions"], DEFAULT_MAX_SESSIONS, 1),
     watch: v.watch ?? false,
     json: v.json ?? false,
     positionals: parsed.positionals,
@@ -174,4 +187,13 @@ function draftCredential(raw: string): { name: string; hosts: string[] } {
   const hosts = m[2]!.split(",").map((h) => h.trim().toLowerCase());
   if (!IDENTIFIER.test(name) || hosts.some((h) => !HOST.test(h))) throw fail();
   return { name, hosts };
+}
+
+/** A DNS name: an IP literal needs no permission (declaring it in the stepfile is the choice), and there is no wildcard. */
+function privateHost(raw: string): string {
+  const host = raw.trim().toLowerCase().replace(/\.+$/, "");
+  if (!/^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/.test(host) || isIP(host) !== 0) {
+    throw new UsageError(`--allow-private-host ${JSON.stringify(raw)}: expected a host name like tracker.internal.example (no port, no wildcard; an IP address declared in a stepfile is already allowed)`);
+  }
+  return host;
 }

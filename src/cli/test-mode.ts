@@ -17,7 +17,7 @@ export async function testMode(options: Options): Promise<number> {
   };
   let stepfile: LoadedStepfile;
   try {
-    stepfile = await loadArgument(arg);
+    stepfile = await loadArgument(arg, options.maxStepfileBytes);
   } catch (error) {
     if (error instanceof UnknownCatalogName || error instanceof StepfileUnreadable) return fail(2, `stepgate: ${error.message}`);
     if (error instanceof StepgateError) return fail(1, `${error.name}: ${error.message}`);
@@ -26,7 +26,7 @@ export async function testMode(options: Options): Promise<number> {
   for (const line of warningLines(stepfile.warnings, arg)) process.stderr.write(`${line}\n`);
   const casesPath = given ?? join(dirname(resolveArgument(arg)), `${stepfile.doc.id}.cases.yaml`);
   try {
-    const cases = await readCasesFile(casesPath, stepfile);
+    const cases = await readCasesFile(casesPath, stepfile, options.maxStepfileBytes);
     for (const line of warningLines(cases.warnings, casesPath)) process.stderr.write(`${line}\n`);
     const report = await runCases(stepfile, cases, { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars });
     process.stdout.write(formatReport(report));

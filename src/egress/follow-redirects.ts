@@ -1,10 +1,13 @@
 // Sends one attempt's hops: check the host, attach the credential only where
 // it is covered, send with undici, follow a redirect by hand. Returns the
-// final hop's response with its body unread.
+// final hop's response with its body unread but decoded as it streams
+// (decode.ts), so every reader sees the bytes the API meant.
 import type { Readable } from "node:stream";
-import { request } from "undici";
-import { ToolCallFailed } from "../errors.js";
+import { type Dispatcher, request } from "undici";
+import { StepgateError, ToolCallFailed } from "../errors.js";
+import { defaultAddressGuard } from "./address-guard.js";
 import { AttemptFailure, describeNetworkError } from "./attempt.js";
+import { ACCEPT_ENCODING, decodeBody } from "./decode.js";
 import { type Scrubber, effectivePlacement, placeCredential, scrubberFor } from "./credentials.js";
 import { assertHostAllowed, credentialCovers, parseHopUrl } from "./hosts.js";
 import { type Hop, MAX_REDIRECTS, isRedirect, nextHop } from "./redirects.js";
@@ -28,14 +31,18 @@ export async function openFollowingRedirects(req: EgressRequest, policy: EgressP
   const url = parseHopUrl(req.url);
   if (queryName !== undefined) url.searchParams.delete(queryName);
   let hop: Hop = { url, method: req.method.toUpperCase(), headers: lowerCaseKeys(req.headers ?? {}), body: req.body };
+  // Under the seed's exceptions the first URL is the declared one: only it may be a local address.
+  const declared = req.allowAnyHost ? new Set([...policy.allowedHosts, url.host]) : policy.allowedHosts;
+  const dispatcher = (policy.addresses ?? defaultAddressGuard()).dispatcher;
   for (let redirects = 0; ; redirects++) {
-    assertHostAllowed(hop.url, policy.allowedHosts, req.allowAnyHost ?? false);
+    assertHostAllowed(hop.url, declared, req.allowAnyHost ?? false);
     const carries = req.credential !== undefined && credentialCovers(req.credential.hosts, hop.url);
-    const { res, scrub } = await sendHop(hop, policy.userAgent, signal, carries ? { credential: req.credential!, placement: placement!, source } : undefined);
+    const { res, scrub } = await sendHop(req.operation, hop, policy.userAgent, dispatcher, signal, carries ? { credential: req.credential!, placement: placement!, source } : undefined);
     const headers = scrub.headers(flattenHeaders(res.headers));
     const location = headers.location;
     if (!isRedirect(res.statusCode) || location === undefined) {
-      return { status: res.statusCode, headers, body: res.body, url: hop.url, credentialSent: carries, scrub };
+      const decoded = decodeBody(res.body, headers, { operation: req.operation, method: hop.method, status: res.statusCode, maxBytes: policy.maxBytes });
+      return { status: res.statusCode, headers: decoded.headers, body: decoded.body, url: hop.url, credentialSent: carries, scrub };
     }
     await res.body.dump();
     if (redirects === MAX_REDIRECTS) throw new ToolCallFailed(req.operation, null, "", `more than ${MAX_REDIRECTS} redirects`);
@@ -53,7 +60,20 @@ interface Attach {
  * The credential's value is read here and used for this one hop; only the
  * scrubber that removes it from the hop's answer outlives the call.
  */
-async function sendHop(hop: Hop, userAgent: string, signal: AbortSignal, attach: Attach | undefined) {
+/** Node's codes for a certificate chain or name it cannot verify. */
+const CERTIFICATE_ERRORS = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "CERT_UNTRUSTED",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+async function sendHop(operation: string, hop: Hop, userAgent: string, dispatcher: Dispatcher, signal: AbortSignal, attach: Attach | undefined) {
   let wire = { url: hop.url, headers: hop.headers };
   let secret: string | undefined;
   if (attach) {
@@ -62,10 +82,15 @@ async function sendHop(hop: Hop, userAgent: string, signal: AbortSignal, attach:
   }
   const scrub = scrubberFor(secret, attach?.placement);
   try {
-    return { res: await request(wire.url, { method: hop.method as "GET", headers: { ...wire.headers, "user-agent": userAgent }, body: hop.body ?? null, signal }), scrub };
+    return { res: await request(wire.url, { method: hop.method as "GET", headers: { ...wire.headers, "user-agent": userAgent, "accept-encoding": ACCEPT_ENCODING }, body: hop.body ?? null, signal, dispatcher }), scrub };
   } catch (error) {
-    // An abort (deadline or caller) is sorted out by runAttempt.
-    if (signal.aborted) throw error;
+    // An abort (deadline or caller) is sorted out by runAttempt; a refused address is final.
+    if (signal.aborted || error instanceof StepgateError) throw error;
+    // An untrusted certificate will not become trusted on a retry: say so once, with the remedy.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && CERTIFICATE_ERRORS.has(code)) {
+      throw new ToolCallFailed(operation, null, "", `the TLS certificate of ${hop.url.host} is not trusted (${code}: ${(error as Error).message}); for an API with a private CA, start Stepgate with NODE_EXTRA_CA_CERTS=<ca.pem>`);
+    }
     // undici may echo a header or the URL; scrub before the reason travels.
     throw new AttemptFailure(scrub.text(describeNetworkError(error)));
   }

@@ -1,5 +1,6 @@
 // The host checks egress makes on every hop, before any socket is opened.
 import { EgressDenied } from "../errors.js";
+import { addressProblem, isLocalhostName } from "./addresses.js";
 
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { "http:": "80", "https:": "443" };
 
@@ -39,6 +40,8 @@ export function parseHopUrl(raw: string | URL, base?: URL): URL {
   if (!(url.protocol in DEFAULT_PORTS)) throw new EgressDenied(url.host || url.protocol, withoutQuery(url));
   url.username = "";
   url.password = "";
+  // `api.example.com.` is `api.example.com`: one spelling for every check (WHATWG URL already folds 2130706433, 0x7f.1 and 127.1 to 127.0.0.1).
+  if (url.hostname.endsWith(".")) url.hostname = url.hostname.replace(/\.+$/, "");
   return url;
 }
 
@@ -50,8 +53,30 @@ export function parseHopUrl(raw: string | URL, base?: URL): URL {
  */
 export function assertHostAllowed(url: URL, allowedHosts: ReadonlySet<string>, allowAnyHost: boolean): void {
   if (!isProtectedTransport(url)) throw new PlainHttpDenied(url);
-  if (allowAnyHost || allowedHosts.has(url.host)) return;
+  const declared = isDeclared(url, allowedHosts);
+  if (!declared && allowAnyHost && isLocalHost(url.hostname)) throw new LocalHostDenied(url);
+  if (declared || allowAnyHost) return;
   throw new EgressDenied(url.host, withoutQuery(url));
+}
+
+/** Declared hosts compared in the hop's spelling: without trailing dots. */
+function isDeclared(url: URL, allowedHosts: ReadonlySet<string>): boolean {
+  if (allowedHosts.has(url.host)) return true;
+  for (const host of allowedHosts) if (host.replace(/\.+(?=(:\d+)?$)/, "") === url.host) return true;
+  return false;
+}
+
+/** localhost, or an IP literal that is loopback, private, link-local or otherwise not public. */
+function isLocalHost(hostname: string): boolean {
+  return isLocalhostName(hostname) || addressProblem(hostname) !== undefined;
+}
+
+/** A redirect under the seed's exceptions to a local address nobody declared. */
+class LocalHostDenied extends EgressDenied {
+  constructor(url: URL) {
+    super(url.host, withoutQuery(url));
+    this.message = `request to ${withoutQuery(url)} refused: ${addressProblem(url.hostname) ?? `${url.hostname} is this machine`}, and no tool declares it`;
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ export { userAgent } from "./user-agent.js";
 export { credentialPrefix, credentialVariable, envCredentials } from "./credentials.js";
 export { MAX_ATTEMPTS, MAX_WAIT_MS } from "./retry-policy.js";
 export { MAX_REDIRECTS } from "./redirects.js";
+export { addressGuard, type AddressGuard, type Resolver } from "./address-guard.js";
 export type {
   CredentialPlacement,
   CredentialRef,

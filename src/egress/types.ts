@@ -48,6 +48,8 @@ export interface RetryRecord {
   waitMs: number;
 }
 
+import type { AddressGuard } from "./address-guard.js";
+
 export interface EgressPolicy {
   /** URL.host values (lower-case, port only when non-default) the stepfile's tools declare. */
   allowedHosts: ReadonlySet<string>;
@@ -62,6 +64,12 @@ export interface EgressPolicy {
   /** Overrides the env-based credential source (OAuth refresh, tests). */
   credentials?: CredentialSource;
   onRetry?: (record: RetryRecord) => void;
+  /**
+   * Resolves DNS names and refuses private answers at connect time
+   * (address-guard.ts). Default: the system resolver with no private names
+   * allowed; the CLI passes one built from --allow-private-host.
+   */
+  addresses?: AddressGuard;
   /** Injectable so tests need not wait; defaults to a timer. */
   sleep?: (ms: number) => Promise<void>;
 }

@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "../../middleware/body-limit.js";
 import { jsonRpcError, JsonRpcCode } from "../../middleware/json-rpc-error.js";
 import { jsonBody, type JsonBodyEnv } from "../../middleware/json-body.js";
+import { jsonDepth } from "../../middleware/json-depth.js";
 import { loopbackHost } from "../../middleware/loopback-host.js";
 import { loopbackOrigin } from "../../middleware/loopback-origin.js";
 import { refusalLog } from "../../middleware/refusal-log.js";
@@ -26,6 +27,7 @@ export function createHttpApp(options: HttpAppOptions): { app: Hono<JsonBodyEnv>
   app.use(loopbackHost({ port: options.port }));
   app.use(loopbackOrigin());
   app.use(bodyLimit(options.maxBodyBytes !== undefined ? { maxBytes: options.maxBodyBytes } : {}));
+  app.use(jsonDepth());
   app.use(jsonBody());
   const mcp = mcpRoute(options);
   app.route("/mcp", mcp.app);

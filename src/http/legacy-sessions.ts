@@ -27,6 +27,14 @@ function refuse(status: number, code: number, message: string): Response {
   return new Response(jsonRpcErrorBody(code, message), { status, headers: { "content-type": "application/json" } });
 }
 
+/** --max-sessions reached: the client may try again once silent sessions are reaped. */
+function tooManySessions(retryAfterSeconds: number): Response {
+  return new Response(jsonRpcErrorBody(JsonRpcCode.Refused, "Service Unavailable: too many open sessions (--max-sessions); try again later"), {
+    status: 503,
+    headers: { "content-type": "application/json", "retry-after": String(retryAfterSeconds) },
+  });
+}
+
 export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
   const { factory, sessions } = options;
 
@@ -35,7 +43,7 @@ export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
     const server = factory.create(session);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => session.id,
-      onsessioninitialized: () => sessions.add(entry),
+      onsessioninitialized: () => sessions.add(entry, { awaitingClient: true }),
     });
     let closed = false;
     const entry: LegacyEntry = {
@@ -72,7 +80,10 @@ export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
   return async function handleLegacy(request, parsedBody) {
     const id = request.headers.get("mcp-session-id");
     if (id === null) {
-      if (request.method === "POST" && isInitializeRequest(parsedBody)) return open(request, parsedBody);
+      if (request.method === "POST" && isInitializeRequest(parsedBody)) {
+        if (sessions.full()) return tooManySessions(sessions.retryAfterSeconds);
+        return open(request, parsedBody);
+      }
       return refuse(400, JsonRpcCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
     }
     const found = sessions.touch(id) as LegacyEntry | undefined;

@@ -20,6 +20,8 @@ export interface HttpServerOptions {
   log?: (line: string) => void;
   /** Largest request body; default 4 MiB. */
   maxBodyBytes?: number;
+  /** Most sessions open at once (--max-sessions); default DEFAULT_MAX_SESSIONS. */
+  maxSessions?: number;
 }
 
 export interface HttpServer {
@@ -37,6 +39,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const log = options.log;
   const sessions = new SessionStore({
     idleMs: options.idleMs,
+    ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
     onEnded: (session, reason) => log?.(`session ${session.id} ended (${reason})`),
   });
   let port = 0;

@@ -8,6 +8,7 @@
 // holds the session open. An open GET event stream alone does not keep a
 // session alive: a session whose client sends nothing for `idleMs` is closed
 // with its runs, as the seed says, even if a stream is still attached.
+import { DEFAULT_MAX_SESSIONS } from "../limits.js";
 import type { Session } from "../session.js";
 
 export type EndReason = "deleted" | "idle" | "closed" | "shutdown";
@@ -24,15 +25,28 @@ export interface SessionEntry {
 export interface SessionStoreOptions {
   /** Close a session after this long without activity. */
   idleMs: number;
+  /** Most sessions open at once (--max-sessions); `full()` says when a new one must be refused. */
+  maxSessions?: number;
+  /**
+   * A session added as awaiting its client (an `initialize` nobody followed
+   * up) is closed after this long without a second request. Junk
+   * `initialize` calls would otherwise hold memory until the idle timeout.
+   */
+  initGraceMs?: number;
   /** Told after a session was removed and closed. */
   onEnded?: (session: Session, reason: EndReason) => void;
   /** Clock, for tests. */
   now?: () => number;
 }
 
+/** A silent `initialize` is gone within seconds. */
+export const DEFAULT_INIT_GRACE_MS = 10_000;
+
 interface Slot {
   entry: SessionEntry;
   lastActive: number;
+  /** False until a request after the one that opened it names the session. */
+  confirmed: boolean;
   /** Requests still being answered; a held session is never idle. */
   holds: number;
 }
@@ -40,6 +54,8 @@ interface Slot {
 export class SessionStore {
   readonly #slots = new Map<string, Slot>();
   readonly #idleMs: number;
+  readonly #maxSessions: number;
+  readonly #initGraceMs: number;
   readonly #now: () => number;
   readonly #onEnded: ((session: Session, reason: EndReason) => void) | undefined;
   readonly #sweeper: NodeJS.Timeout;
@@ -47,11 +63,14 @@ export class SessionStore {
 
   constructor(options: SessionStoreOptions) {
     this.#idleMs = options.idleMs;
+    this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.#initGraceMs = options.initGraceMs ?? DEFAULT_INIT_GRACE_MS;
     this.#now = options.now ?? Date.now;
     this.#onEnded = options.onEnded;
-    // Sweeping at a fraction of idleMs bounds how late a reap can be without
-    // a timer per session; unref so the store never holds the process open.
-    const every = Math.max(5, Math.min(options.idleMs / 4, 30_000));
+    // Sweeping at a fraction of idleMs (and of the init grace) bounds how
+    // late a reap can be without a timer per session; unref so the store
+    // never holds the process open.
+    const every = Math.max(5, Math.min(options.idleMs / 4, this.#initGraceMs / 2, 30_000));
     this.#sweeper = setInterval(() => void this.sweep(), every).unref();
   }
 
@@ -63,8 +82,19 @@ export class SessionStore {
     return this.#slots.has(id);
   }
 
-  add(entry: SessionEntry): void {
-    this.#slots.set(entry.session.id, { entry, lastActive: this.#now(), holds: 0 });
+  /** Whether the store holds --max-sessions sessions: a new one must be refused (503). */
+  full(): boolean {
+    return this.#slots.size >= this.#maxSessions;
+  }
+
+  /** Seconds a refused client should wait: by then unconfirmed sessions have been reaped. */
+  get retryAfterSeconds(): number {
+    return Math.max(1, Math.ceil(this.#initGraceMs / 1000));
+  }
+
+  /** `awaitingClient`: the session's opening request is its only one so far (see initGraceMs). */
+  add(entry: SessionEntry, options: { awaitingClient?: boolean } = {}): void {
+    this.#slots.set(entry.session.id, { entry, lastActive: this.#now(), holds: 0, confirmed: !options.awaitingClient });
     // A session opened by a request already in flight at shutdown is ended at once.
     if (this.#closed) void this.end(entry.session.id, "shutdown");
   }
@@ -72,7 +102,10 @@ export class SessionStore {
   /** The session's entry, marked active now; undefined when unknown or already ended. */
   touch(id: string): SessionEntry | undefined {
     const slot = this.#slots.get(id);
-    if (slot) slot.lastActive = this.#now();
+    if (slot) {
+      slot.lastActive = this.#now();
+      slot.confirmed = true;
+    }
     return slot?.entry;
   }
 
@@ -107,10 +140,14 @@ export class SessionStore {
     }
   }
 
-  /** Close every session idle for idleMs or longer. */
+  /** Close every session idle for idleMs or longer, and every unconfirmed one older than initGraceMs. */
   async sweep(): Promise<void> {
-    const cutoff = this.#now() - this.#idleMs;
-    const idle = [...this.#slots].filter(([, slot]) => slot.holds === 0 && slot.lastActive <= cutoff).map(([id]) => id);
+    const now = this.#now();
+    const cutoff = now - this.#idleMs;
+    const graceCutoff = now - this.#initGraceMs;
+    const idle = [...this.#slots]
+      .filter(([, slot]) => slot.holds === 0 && (slot.lastActive <= cutoff || (!slot.confirmed && slot.lastActive <= graceCutoff)))
+      .map(([id]) => id);
     await Promise.allSettled(idle.map((id) => this.end(id, "idle")));
   }
 

@@ -1,13 +1,16 @@
 // Loading a stepfile: parse (YAML or JSON, keeping positions), check the
 // structure, the load-time rules and every expression, compile, and compute
 // the identity. Any failure is one StepfileInvalid listing every issue.
-import { readFile } from "node:fs/promises";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { StepfileInvalid, StepfileUnreadable, type Issue } from "../errors.js";
 import { hashJson } from "../format/identity.js";
 import { pointerPath } from "../format/path.js";
+import { readBounded, type BoundedRead } from "../format/read-bounded.js";
 import { checkRules, type RawIssue } from "../format/rules.js";
 import { checkWarnings } from "../format/warnings.js";
+import { loneSurrogateIssues } from "../format/surrogates.js";
+import { DEFAULT_MAX_STEPFILE_BYTES } from "../limits.js";
+import { capText, LISTED_ISSUES } from "../quote.js";
 import { parseSource, pathString, type ParsedSource } from "../format/source.js";
 import { stepfileStructure } from "../format/structure.js";
 import type { StepfileDocument } from "../format/types.js";
@@ -26,14 +29,23 @@ export interface LoadedStepfile {
 
 const structure = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(stepfileStructure);
 
-export async function loadStepfileFile(path: string, source = path): Promise<LoadedStepfile> {
-  let text: string;
+export async function loadStepfileFile(path: string, source = path, maxBytes = DEFAULT_MAX_STEPFILE_BYTES): Promise<LoadedStepfile> {
+  let read: BoundedRead;
   try {
-    text = await readFile(path, "utf8");
+    read = await readBounded(path, maxBytes);
   } catch (error) {
     throw new StepfileUnreadable(path, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
   }
-  return loadStepfileText(text, source);
+  if ("tooLarge" in read) throw new StepfileTooLarge(source, read.tooLarge);
+  return loadStepfileText(read.text, source);
+}
+
+/** StepfileInvalid in one line: the file was refused before parsing, so no line or path applies. */
+export class StepfileTooLarge extends StepfileInvalid {
+  constructor(file: string, reason: string) {
+    super([{ path: "", message: reason }], file);
+    this.message = `${file} ${reason}`;
+  }
 }
 
 export function loadStepfileText(text: string, source: string): LoadedStepfile {
@@ -44,7 +56,7 @@ export function loadStepfileText(text: string, source: string): LoadedStepfile {
   };
   if (!structure(parsed.data)) fail(structureIssues(structure.errors ?? []));
   const doc = parsed.data as StepfileDocument;
-  const checked = [...checkRules(doc), ...checkExpressions(doc), ...checkWarnings(doc)];
+  const checked = [...loneSurrogateIssues(doc), ...checkRules(doc), ...checkExpressions(doc), ...checkWarnings(doc)];
   const ruleIssues = checked.filter((i) => !i.warning);
   if (ruleIssues.length > 0) fail(ruleIssues);
   const { compiled, issues } = compileStepfile(doc);
@@ -61,7 +73,9 @@ function positioned(raw: RawIssue[], parsed: ParsedSource): Issue[] {
     const key = `${path}\u0000${issue.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const at = parsed.locate(issue.path, issue.atKey);
+    // Only listed issues need a line; locating is a walk of the tree, and a
+    // file with 100,000 unknown keys would otherwise take minutes.
+    const at = out.length < LISTED_ISSUES ? parsed.locate(issue.path, issue.atKey) : undefined;
     out.push({ path, message: issue.message, ...(at ? { line: at.line, column: at.column } : {}) });
   }
   return out;
@@ -80,7 +94,7 @@ function structureIssues(errors: readonly ErrorObject[]): RawIssue[] {
     const p = e.params as Record<string, unknown>;
     switch (e.keyword) {
       case "additionalProperties":
-        issues.push({ path: [...path, String(p.additionalProperty)], message: `unknown field ${String(p.additionalProperty)}`, atKey: true });
+        issues.push({ path: [...path, String(p.additionalProperty)], message: `unknown field ${capText(String(p.additionalProperty))}`, atKey: true });
         break;
       case "required":
         issues.push({ path, message: `missing required field ${String(p.missingProperty)}` });

@@ -14,6 +14,7 @@ import * as oauth from "oauth4webapi";
 import { AuthorizationFailed } from "../errors.js";
 import type { EgressPolicy } from "../egress/index.js";
 import { viaEgress } from "./http.js";
+import { quote } from "../quote.js";
 
 export interface AuthorizationMetadata {
   /** The MCP server's URL, as the resource metadata confirmed it. */
@@ -27,7 +28,7 @@ export async function readAuthorizationMetadata(mcpUrl: string, tokenUrl: string
   const resource = await step(`could not read the protected resource metadata of ${mcpUrl}`, () => readResourceMetadata(new URL(mcpUrl), policy));
   const issuer = resource.authorization_servers?.[0];
   if (!issuer) throw new AuthorizationFailed(`the protected resource metadata of ${mcpUrl} names no authorization server`, { resource: mcpUrl });
-  const issuerUrl = await step(`the authorization server ${JSON.stringify(issuer)} of ${mcpUrl} is not a URL`, async () => new URL(issuer));
+  const issuerUrl = await step(`the authorization server ${quote(issuer)} of ${mcpUrl} is not a URL`, async () => new URL(issuer));
   if (issuerUrl.host !== new URL(tokenUrl).host) return { resource: mcpUrl, issuer };
   const server = await step(`could not read the metadata of authorization server ${issuer}`, () => readServerMetadata(issuerUrl, policy));
   return { resource: mcpUrl, issuer, server };

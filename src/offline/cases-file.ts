@@ -1,9 +1,11 @@
 // Reading a cases file (format section 9): parse with positions, check its
 // shape, then check it against the stepfile it tests, so a typo in a step or
 // gate id is an error naming its line rather than a puzzling verdict.
-import { readFile } from "node:fs/promises";
+import { readBounded, type BoundedRead } from "../format/read-bounded.js";
+import { DEFAULT_MAX_STEPFILE_BYTES } from "../limits.js";
+import { capText } from "../quote.js";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
-import { formatIssue, type Issue } from "../errors.js";
+import { listIssues, type Issue } from "../errors.js";
 import { pointerPath } from "../format/path.js";
 import { parseSource, pathString, type ParsedSource, type PathSegment } from "../format/source.js";
 import { exposedName } from "../format/types.js";
@@ -50,7 +52,7 @@ export class CasesInvalid extends Error {
     readonly file: string,
     readonly issues: Issue[],
   ) {
-    super(`${file} is not a valid cases file:\n${issues.map((i) => `  ${formatIssue(i, file)}`).join("\n")}`);
+    super(`${file} is not a valid cases file:\n${listIssues(issues, file)}`);
   }
 }
 
@@ -94,14 +96,19 @@ interface RawCases {
   cases: Array<{ name?: string; inputs?: Record<string, unknown>; steps: Array<{ step: string; calls?: Array<Omit<CaseCall, "arguments" | "is_error"> & Partial<CaseCall>>; output: unknown; expect: Expectation }> }>;
 }
 
-export async function readCasesFile(path: string, stepfile: LoadedStepfile): Promise<CasesFile> {
-  let text: string;
+export async function readCasesFile(path: string, stepfile: LoadedStepfile, maxBytes = DEFAULT_MAX_STEPFILE_BYTES): Promise<CasesFile> {
+  let read: BoundedRead;
   try {
-    text = await readFile(path, "utf8");
+    read = await readBounded(path, maxBytes);
   } catch (error) {
     throw new CasesUnreadable(`${path} could not be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  return parseCases(text, path, stepfile);
+  if ("tooLarge" in read) {
+    const refused = new CasesInvalid(path, [{ path: "", message: read.tooLarge }]);
+    refused.message = `${path} ${read.tooLarge}`;
+    throw refused;
+  }
+  return parseCases(read.text, path, stepfile);
 }
 
 export function parseCases(text: string, path: string, stepfile: LoadedStepfile): CasesFile {
@@ -216,7 +223,7 @@ function shapeIssues(errors: readonly ErrorObject[], at: (where: PathSegment[], 
     // The two spellings of `expect` each report their own errors; one plain sentence says it better.
     const inExpect = where.indexOf("expect");
     if (inExpect >= 0) issue = at(where.slice(0, inExpect + 1), "expect must be pass or { fail: [gate ids] }");
-    else if (e.keyword === "additionalProperties") issue = at([...where, String(p.additionalProperty)], `unknown field ${String(p.additionalProperty)}`);
+    else if (e.keyword === "additionalProperties") issue = at([...where, String(p.additionalProperty)], `unknown field ${capText(String(p.additionalProperty))}`);
     else if (e.keyword === "required") issue = at(where, `missing required field ${String(p.missingProperty)}`);
     else issue = at(where, e.message ?? "is invalid");
     issues.set(`${issue.path}\u0000${issue.message}`, issue);

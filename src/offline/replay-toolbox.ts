@@ -18,6 +18,7 @@ import { loadOperations } from "../tools/openapi/index.js";
 import { argumentProblems, outcomeFacts, remoteSchemas } from "../tools/toolbox.js";
 import type { CaseCall, Expectation } from "./cases-file.js";
 import { recordedText } from "./recorded-error.js";
+import { capText } from "../quote.js";
 
 export class ReplayToolbox implements Toolbox {
   private pending: CaseCall[] | undefined;
@@ -94,10 +95,10 @@ export class ReplayToolbox implements Toolbox {
     if (!this.pending) return Promise.reject(new Error("the cases file records no more entries"));
     this.made += 1;
     const next = this.pending.shift();
-    const asked = `${name} with ${JSON.stringify(args)}`;
+    const asked = `${name} with ${capText(JSON.stringify(args))}`;
     if (!next) return this.refuse(`call ${this.made} asked ${asked}, but the entry records only ${this.made - 1} call(s)`);
     if (next.tool !== name || !jsonEqual(next.arguments, args)) {
-      return this.refuse(`call ${this.made} asked ${asked}, but the entry records ${next.tool} with ${JSON.stringify(next.arguments)}`);
+      return this.refuse(`call ${this.made} asked ${asked}, but the entry records ${next.tool} with ${capText(JSON.stringify(next.arguments))}`);
     }
     const text = recordedText(next.result, next.is_error, next.status);
     return Promise.resolve({

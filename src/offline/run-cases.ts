@@ -12,6 +12,7 @@ import type { Reply } from "../engine/replies.js";
 import { Run } from "../engine/run.js";
 import type { Case, CaseEntry, CasesFile, Expectation } from "./cases-file.js";
 import { ReplayToolbox } from "./replay-toolbox.js";
+import { capText } from "../quote.js";
 
 /**
  * Offline there is no verifier to POST to and no person to ask: gates of
@@ -160,9 +161,9 @@ function judge(stepfile: LoadedStepfile, entry: CaseEntry, index: number, attemp
   const problems: string[] = [];
   if (attempt.mechanical) {
     const left = toolbox.unused();
-    if (left.length > 0) problems.push(`the step made fewer calls than recorded; not made: ${left.map((k) => `${k.tool} with ${JSON.stringify(k.arguments)}`).join(", ")}`);
+    if (left.length > 0) problems.push(`the step made fewer calls than recorded; not made: ${left.map((k) => `${k.tool} with ${capText(JSON.stringify(k.arguments))}`).join(", ")}`);
     if (!jsonEqual(attempt.output, entry.output)) {
-      problems.push(`the output template computes ${JSON.stringify(attempt.output)}, but the entry records ${JSON.stringify(entry.output)}`);
+      problems.push(`the output template computes ${capText(JSON.stringify(attempt.output))}, but the entry records ${capText(JSON.stringify(entry.output))}`);
     }
   }
   // Compared as sets (format section 9 lists gate ids; the order and repeats say nothing).

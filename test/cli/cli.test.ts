@@ -1,28 +1,16 @@
 // The built CLI, run as users run it.
-import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { AUTHORING_TOOLS } from "../../src/authoring/index.js";
 import { describe, expect, it } from "vitest";
+import { cli } from "../support/cli-exec.js";
 
-const run = promisify(execFile);
 const root = resolve(import.meta.dirname, "../..");
 const bin = join(root, "bin/stepgate.js");
 const greet = join(root, "test/fixtures/greet.stepfile.yaml");
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: root });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 function tempDir() {
   return mkdtempSync(join(tmpdir(), "stepgate-cli-"));
@@ -32,7 +20,7 @@ describe("stepgate CLI", () => {
   it("prints help and version", async () => {
     const help = await cli("--help");
     expect(help.code).toBe(0);
-    for (const option of ["--calls-per-step", "--tool-result-chars", "--run-idle-ms", "--request-timeout-ms", "--response-bytes", "--ledger-dir", "--contact", "--draft-credential", "--draft-setting", "--record-cases", "--watch", "--verify", "--list", "--keygen", "--signing-key", "STEPGATE_SIGNING_KEY", "--checkpoint-every", "--key", "--json", "--show", "--html"]) {
+    for (const option of ["--calls-per-step", "--tool-result-chars", "--run-idle-ms", "--request-timeout-ms", "--response-bytes", "--ledger-dir", "--contact", "--draft-credential", "--draft-setting", "--allow-private-host", "--record-cases", "--watch", "--verify", "--list", "--keygen", "--signing-key", "STEPGATE_SIGNING_KEY", "--checkpoint-every", "--key", "--json", "--show", "--html", "--max-stepfile-bytes", "--max-sessions"]) {
       expect(help.stdout).toContain(option);
     }
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));

@@ -24,7 +24,7 @@ describe("command-line options", () => {
       "--calls-per-step", "8", "--tool-result-chars", "10000", "--run-idle-ms", "5000", "--request-timeout-ms", "5000",
       "--response-bytes", "1000000", "--ledger-dir", "/tmp/l", "--contact", "ops@example.com",
       "--draft-credential", "github=api.github.com,uploads.github.com", "--draft-setting", "jira-site",
-      "--record-cases", "/tmp/c", "--watch", "x.yaml",
+      "--record-cases", "/tmp/c", "--watch", "--allow-private-host", "Tracker.Internal.Example.", "--allow-private-host", "git.corp.example", "x.yaml",
     ]);
     expect(o).toMatchObject({
       mode: "serve",
@@ -34,6 +34,7 @@ describe("command-line options", () => {
       draftCredentials: [{ name: "github", hosts: ["api.github.com", "uploads.github.com"] }],
       draftSettings: ["jira-site"],
       recordCases: "/tmp/c",
+      allowPrivateHosts: ["tracker.internal.example", "git.corp.example"],
       watch: true,
       positionals: ["x.yaml"],
     });
@@ -47,6 +48,9 @@ describe("command-line options", () => {
     [["--contact", "nobody"], "--contact \"nobody\": expected an email address"],
     [["--draft-credential", "github"], "--draft-credential \"github\": expected <name>=<host>"],
     [["--draft-setting", "Bad Name"], "--draft-setting"],
+    [["--allow-private-host", "10.0.0.5"], "--allow-private-host \"10.0.0.5\": expected a host name"],
+    [["--allow-private-host", "*.corp.example"], "no wildcard"],
+    [["--allow-private-host", "tracker.internal.example:8443"], "no port"],
     [["--list", "--verify", "x"], "cannot be combined"],
     [["--verify"], "--verify needs at least one ledger file"],
     [["--frobnicate"], "Unknown option '--frobnicate'"],

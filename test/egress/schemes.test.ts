@@ -41,7 +41,8 @@ describe("an https host redirecting to plain http (no socket: undici MockAgent)"
       });
     const failure = egress(
       { operation: "get", method: "GET", url: "https://api.example.com/start", credential: bearer(["api.example.com"]) },
-      testPolicy(["api.example.com"], { env: { API_API_KEY: SECRET } }),
+      // The mock stands in for the address guard's dispatcher, which egress uses instead of the global one.
+      testPolicy(["api.example.com"], { env: { API_API_KEY: SECRET }, addresses: { dispatcher: agent } }),
     );
     await expect(failure).rejects.toBeInstanceOf(EgressDenied);
     // Named without its query, which may hold arguments or a key.

@@ -1,0 +1,34 @@
+// A lone UTF-16 surrogate ("\ud800" in JSON or YAML escapes) is not a
+// Unicode character: RFC 8785 canonical JSON, and so a stepfile's identity,
+// cannot hold one. Found here with its path, so it is a StepfileInvalid
+// issue with a line like any other, instead of the canonicalizer's bare throw.
+import type { PathSegment } from "./source.js";
+import type { RawIssue } from "./rules.js";
+
+const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Every string value or key holding a lone surrogate. Iterative: parsed data is at most MAX_DEPTH deep, but this never recurses anyway. */
+export function loneSurrogateIssues(data: unknown): RawIssue[] {
+  const issues: RawIssue[] = [];
+  const stack: Array<{ value: unknown; path: PathSegment[] }> = [{ value: data, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === "string") {
+      if (LONE.test(value)) issues.push({ path, message: describe(value) });
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => stack.push({ value: item, path: [...path, i] }));
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        if (LONE.test(key)) issues.push({ path: [...path, key], message: `the key ${describe(key)}`, atKey: true });
+        stack.push({ value: item, path: [...path, key] });
+      }
+    }
+  }
+  return issues;
+}
+
+function describe(text: string): string {
+  const at = text.search(LONE);
+  const code = text.charCodeAt(at).toString(16);
+  return `holds a lone surrogate (\\u${code}) at character ${at + 1}, which is not a Unicode character; a stepfile must be valid Unicode`;
+}

@@ -1,0 +1,74 @@
+// Issue 12, a crash-consistent ledger: a real `stepgate --http` serving many
+// concurrent runs is killed with SIGKILL at a random moment; every ledger
+// file it leaves must be whole records only, and `stepgate --verify` must
+// accept every one as a valid prefix of its chain.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { describe, expect, it } from "vitest";
+import { repoRoot, startCliServer, stepgateBin } from "../http/fixtures/cli-server.js";
+
+const run = promisify(execFile);
+const greet = join(repoRoot, "test/fixtures/greet.stepfile.yaml");
+
+/** Drives runs of greet back to back until the server goes away. */
+const progress = { submits: 0 };
+
+async function keepRunning(url: string, stopped: () => boolean): Promise<number> {
+  let submits = 0;
+  try {
+    const client = new Client({ name: "crash-load", version: "0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    while (!stopped()) {
+      const first = await client.callTool({ name: "greet", arguments: { name: "Ada" } });
+      const runId = (first.structuredContent as { run: string }).run;
+      for (const output of [{ greeting: "Hi" }, { greeting: "Hello, Ada" }, { signature: "S" }]) {
+        await client.callTool({ name: "stepgate_submit", arguments: { run: runId, output } });
+        submits++;
+        progress.submits++;
+      }
+    }
+  } catch {
+    // The server was killed under us: that is the point.
+  }
+  return submits;
+}
+
+describe("SIGKILL under load", () => {
+  it("leaves every ledger file a verifiable prefix, at random kill points", { timeout: 240_000 }, async () => {
+    const rounds = 2;
+    const killedAfter: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const dir = mkdtempSync(join(tmpdir(), "stepgate-crash-"));
+      const server = await startCliServer(["--ledger-dir", dir, greet]);
+      let killed = false;
+      progress.submits = 0;
+      const clients = Array.from({ length: 8 }, () => keepRunning(server.url, () => killed));
+      // Under load first (a slow machine takes a while to connect 8 clients), then a random moment.
+      while (progress.submits < 8) await new Promise((resolve) => setTimeout(resolve, 20));
+      const delay = Math.floor(Math.random() * 1_500);
+      killedAfter.push(delay);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      server.child.kill("SIGKILL");
+      killed = true;
+      await server.stop();
+      await Promise.all(clients);
+
+      const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
+      expect(files.length, `round ${round} (killed ${delay} ms into the load) wrote no ledger`).toBeGreaterThan(0);
+      for (const file of files) {
+        const text = readFileSync(join(dir, file), "utf8");
+        // Whole records only: the file ends with a newline and every line parses.
+        expect(text.endsWith("\n")).toBe(true);
+        for (const line of text.trimEnd().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
+      }
+      const verified = await run(process.execPath, [stepgateBin, "--verify", ...files.map((f) => join(dir, f))]);
+      expect(verified.stdout.trim().split("\n")).toHaveLength(files.length);
+      expect(verified.stdout).not.toMatch(/does not follow|cannot be read/);
+    }
+    expect(killedAfter).toHaveLength(rounds);
+  });
+});
