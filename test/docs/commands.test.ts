@@ -45,7 +45,7 @@ const RUN_ELSEWHERE: Array<[RegExp, string]> = [
 /** Commands no test can run, and why. */
 const NOT_RUN: Array<[RegExp, string]> = [
   [/^claude mcp add /, "needs Claude Code installed and signed in"],
-  [/^npx -y -p node@24 -p @modelcontextprotocol\/inspector@/, "downloads Node 24 and the Inspector from the npm registry"],
+  [/^npx -y node@24 "\$\(command -v npx\)" -y -p @modelcontextprotocol\/inspector@/, "downloads Node 24 and the Inspector from the npm registry"],
   [/^npm run conformance:mcp( |$)/, "downloads Node 24 and the official conformance suite from the npm registry"],
   [/^stepgate --auth /, "needs a browser and a real authorization server; test/oauth/auth-cli.test.ts drives the same flow against a loopback one"],
 ];

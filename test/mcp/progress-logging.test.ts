@@ -140,46 +140,28 @@ describe("progress and logging over stdio", () => {
   );
 });
 
-describe("progress and logging over --http (2025-11-25 session)", () => {
+describe("progress and logging over --http", () => {
+  // One server for both protocol eras: each client has its own session (or none, on 2026-07-28).
   let server: CliServer;
-  let client: Client | undefined;
+  const clients: Client[] = [];
   beforeAll(async () => {
     server = await startCliServer(["--ledger-dir", join(dir, "http-ledger"), stepfile], { env: { CATALOGUE_API_KEY: SECRET } });
   });
   afterAll(async () => {
-    await client?.close();
+    await Promise.all(clients.map((c) => c.close()));
     await server?.stop();
   });
 
-  it(
-    "a client with a progress token sees each call of a 10-item each; logging/setLevel filters log messages",
-    async () => {
-      client = await connectClient(server.url, "legacy");
-      const messages = listen(client);
-      await exercise(client, messages, setLevel(client));
-    },
-    budget({ replies: 6 }),
-  );
-});
-
-describe("progress and logging over --http (2026-07-28)", () => {
-  let server: CliServer;
-  let client: Client | undefined;
-  beforeAll(async () => {
-    server = await startCliServer(["--ledger-dir", join(dir, "http-modern-ledger"), stepfile], { env: { CATALOGUE_API_KEY: SECRET } });
-  });
-  afterAll(async () => {
-    await client?.close();
-    await server?.stop();
-  });
-
-  it(
-    "a client with a progress token sees each call of a 10-item each; the level in each request's _meta filters log messages",
-    async () => {
-      client = await connectClient(server.url, "modern");
-      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
-      const messages = listen(client);
-      await exercise(client, messages, levelInMeta);
+  it.each([
+    ["2025-11-25", "logging/setLevel", "legacy"],
+    ["2026-07-28", "the level in each request's _meta", "modern"],
+  ] as const)(
+    "%s: a client with a progress token sees each call of a 10-item each; %s filters log messages",
+    async (version, _howLevelIsSet, era) => {
+      const client = await connectClient(server.url, era);
+      clients.push(client);
+      expect(client.getNegotiatedProtocolVersion()).toBe(version);
+      await exercise(client, listen(client), era === "legacy" ? setLevel(client) : levelInMeta);
     },
     budget({ replies: 6 }),
   );
