@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The published entry point: the compiled CLI. `npm ci` builds it (the
-// `prepare` script), so a fresh clone runs `npx stepgate` at once.
+// `prepare` script), so a fresh clone runs `node bin/stepgate.js` at once.
 import { main } from "../dist/src/cli.js";
 
 // A reader that goes away (`stepgate --list | head`, a client that quit)

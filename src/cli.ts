@@ -89,7 +89,7 @@ async function serve(options: Options): Promise<number> {
     limits: { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars },
     ledger: ledgers,
     newRunId: () => randomUUID(),
-    openToolbox: (stepfile, ledger, checkInputs) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants, addresses }),
+    openToolbox: (stepfile, ledger, checkInputs, events) => openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants, addresses }, events),
     ...(options.recordCases ? { observe: caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) } : {}),
   };
   const registry = new RunRegistry(ctx, options.limits.runIdleMs);

@@ -34,16 +34,26 @@ function watchOne(arg: string, file: string, served: ServedStepfiles, log: (line
       if (served.isCurrent(arg, loaded.identity)) return;
       const refused = served.replace(arg, loaded);
       log(refused ? `stepgate: ${refused}` : `stepgate: reloaded ${arg} (${loaded.identity})`);
-      if (!refused) for (const line of warningLines(loaded.warnings, arg)) log(line);
+      if (refused) served.warn(refused);
+      else {
+        for (const line of warningLines(loaded.warnings, arg)) {
+          log(line);
+          served.warn(line);
+        }
+      }
     } catch (error) {
       if (error instanceof StepfileUnreadable) {
-        if (served.markUnreadable(arg, error)) log(`StepfileUnreadable: ${error.message}`);
+        if (served.markUnreadable(arg, error)) {
+          log(`StepfileUnreadable: ${error.message}`);
+          served.warn(`StepfileUnreadable: ${error.message}`);
+        }
         return;
       }
       // The file can be read again, even if this version does not load.
       served.markReadable(arg);
       const name = error instanceof StepgateError ? error.name : "stepgate";
       log(`${name}: ${(error as Error).message}\nstepgate: keeping the previous version of ${arg}`);
+      served.warn(`${name}: ${(error as Error).message}; keeping the previous version of ${arg}`);
     }
   };
   const schedule = () => {

@@ -5,6 +5,7 @@ import type { LoadedStepfile } from "../loader/load.js";
 import type { Toolbox } from "./toolbox.js";
 import type { LedgerWriter } from "./records.js";
 import type { RunObserver } from "./observer.js";
+import type { RunEvents } from "./events.js";
 
 export interface Limits {
   callsPerStep: number;
@@ -42,9 +43,10 @@ export interface RunContext {
   /**
    * Preflight in the seed's order and the run's tools: settings, then
    * `checkInputs` (the engine's own check), then credentials, documents and
-   * MCP servers. Throws PreflightFailed naming the item.
+   * MCP servers. Throws PreflightFailed naming the item. `events` hears each
+   * item opened and each retry while the run's first request waits.
    */
-  openToolbox: (stepfile: LoadedStepfile, ledger: LedgerWriter, checkInputs: () => void) => Promise<Toolbox>;
+  openToolbox: (stepfile: LoadedStepfile, ledger: LedgerWriter, checkInputs: () => void, events?: RunEvents) => Promise<Toolbox>;
   /**
    * Set per run by the transport when its client can ask a person (MCP
    * elicitation); `stepgate --test` sets one that answers from the cases file.

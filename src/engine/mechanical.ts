@@ -11,6 +11,8 @@ export interface MechanicalHost {
   /** Make one call (counted against the step's limit, recorded in the ledger). */
   call(operation: string, args: Record<string, unknown>, callId: string): Promise<CallOutcome>;
   checkArguments(operation: string, args: unknown): string[];
+  /** About to make call `call`: the `n`th of `total` (of its `each`, or 1 of 1), for progress reports. */
+  calling?(call: string, operation: string, n: number, total: number): void;
   computed(output: unknown): void;
 }
 
@@ -24,9 +26,13 @@ export async function runMechanicalStep(step: CompiledStep, host: MechanicalHost
         throw new CallArgumentsInvalid(step.def.id, label(call), `each must give an array, not ${describe(items)}`);
       }
       const results: unknown[] = [];
-      for (const item of items) results.push(await makeCall(step, call, { ...data(), item }, host));
+      for (const [i, item] of items.entries()) {
+        host.calling?.(call.id, call.operation, i + 1, items.length);
+        results.push(await makeCall(step, call, { ...data(), item }, host));
+      }
       responses[call.id] = results;
     } else {
+      host.calling?.(call.id, call.operation, 1, 1);
       responses[call.id] = await makeCall(step, call, data(), host);
     }
   }

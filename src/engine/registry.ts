@@ -8,6 +8,14 @@ import type { Approver, RunContext } from "./context.js";
 import type { Reply } from "./replies.js";
 import { Run, type RunState } from "./run.js";
 import type { ApprovalAnswers } from "./approval-wait.js";
+import type { RunEvents } from "./events.js";
+
+/** Why a run was abandoned, and whose it was, for a transport that tells its client. */
+export interface Abandoned {
+  run: string;
+  owner: string;
+  reason: "idle" | "session_closed" | "server_closed";
+}
 
 interface Held {
   run: Run;
@@ -21,6 +29,7 @@ const REMEMBERED_ENDINGS = 10_000;
 export class RunRegistry {
   private readonly active = new Map<string, Held>();
   private readonly ended = new Map<string, { owner: string; state: Exclude<RunState, "running"> }>();
+  private readonly abandonedListeners = new Set<(abandoned: Abandoned) => void>();
 
   constructor(
     private readonly ctx: RunContext,
@@ -31,26 +40,32 @@ export class RunRegistry {
     return this.active.size;
   }
 
-  /** Start a run for `owner`; `approver` asks its person when the client can (approve gates). */
-  async start(stepfile: LoadedStepfile, inputs: unknown, owner: Session, approver?: Approver): Promise<Reply> {
-    const { run, reply } = await Run.start(stepfile, inputs, approver ? { ...this.ctx, approver } : this.ctx);
+  /** Start a run for `owner`; `approver` asks its person when the client can (approve gates); `events` hears this request's progress. */
+  async start(stepfile: LoadedStepfile, inputs: unknown, owner: Session, approver?: Approver, events?: RunEvents): Promise<Reply> {
+    const { run, reply } = await Run.start(stepfile, inputs, approver ? { ...this.ctx, approver } : this.ctx, events);
     if (run.state === "running") this.active.set(run.id, { run, owner: owner.id, timer: this.idleTimer(run.id) });
     else this.remember(run.id, owner.id, run.state);
     return reply;
   }
 
-  call(runId: string, owner: Session, operation: string, args: unknown): Promise<Reply> {
-    return this.use(runId, owner, (run) => run.call(operation, args));
+  call(runId: string, owner: Session, operation: string, args: unknown, events?: RunEvents): Promise<Reply> {
+    return this.use(runId, owner, (run) => run.call(operation, args, events));
   }
 
   /** `answers` are a person's, for a submission that waits for approval (approver `between-calls`). */
-  submit(runId: string, owner: Session, output: unknown, answers?: ApprovalAnswers): Promise<Reply> {
-    return this.use(runId, owner, (run) => run.submit(output, answers));
+  submit(runId: string, owner: Session, output: unknown, answers?: ApprovalAnswers, events?: RunEvents): Promise<Reply> {
+    return this.use(runId, owner, (run) => run.submit(output, answers, events));
   }
 
   /** The call that started a run came back with a person's answers (approver `between-calls`). */
-  answerStart(runId: string, owner: Session, inputs: unknown, answers: ApprovalAnswers | undefined): Promise<Reply> {
-    return this.use(runId, owner, (run) => run.answerStart(inputs, answers));
+  answerStart(runId: string, owner: Session, inputs: unknown, answers: ApprovalAnswers | undefined, events?: RunEvents): Promise<Reply> {
+    return this.use(runId, owner, (run) => run.answerStart(inputs, answers, events));
+  }
+
+  /** Hears every run abandoned (idle, or its session or the server closed); returns the way to stop listening. */
+  onAbandoned(listener: (abandoned: Abandoned) => void): () => void {
+    this.abandonedListeners.add(listener);
+    return () => this.abandonedListeners.delete(listener);
   }
 
   /** A session ended: abandon every run it owns. */
@@ -101,6 +116,7 @@ export class RunRegistry {
     this.active.delete(runId);
     await held.run.abandon(reason);
     this.remember(runId, held.owner, held.run.state === "running" ? "abandoned" : held.run.state);
+    if (held.run.state === "abandoned") for (const listener of this.abandonedListeners) listener({ run: runId, owner: held.owner, reason });
   }
 
   private remember(runId: string, owner: string, state: RunState) {

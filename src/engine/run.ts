@@ -4,7 +4,7 @@
 // at once. With an approver that asks between calls, a step whose checks
 // passed waits in the run (`pending`) until the same call comes back with
 // the person's answers.
-import { CallLimitReached, GateFailed, type GateFailure, InternalError, PlaceholderUnresolved, PreflightFailed, RunNotActive, StepgateError, ToolCallFailed } from "../errors.js";
+import { CallLimitReached, EgressDenied, GateFailed, type GateFailure, InternalError, PlaceholderUnresolved, PreflightFailed, RunNotActive, StepgateError, ToolCallFailed } from "../errors.js";
 import { canonicalLength, hashJson } from "../format/identity.js";
 import { checkShape } from "./shape.js";
 import { fillPlaceholders } from "../format/placeholders.js";
@@ -12,11 +12,12 @@ import type { LedgerWriter } from "./records.js";
 import type { CompiledStep } from "../loader/compile.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import { describeErrors } from "../jsonschema/ajv.js";
-import type { RunContext } from "./context.js";
+import type { Approver, RunContext } from "./context.js";
 import { failuresOf, runChecks, runGates, type ApproveGate, type GateData, type GateVerdict } from "./gates.js";
 import { ApprovalWait, type ApprovalAnswers, type CallKey } from "./approval-wait.js";
 import type { Reply, StepView } from "./replies.js";
 import { emptyToolbox, type CallOutcome, type RetryNotice, type Toolbox } from "./toolbox.js";
+import type { RunEvent, RunEvents } from "./events.js";
 import { runMechanicalStep } from "./mechanical.js";
 import type { AttemptCall, RunObserver } from "./observer.js";
 import { truncateForClient } from "./truncate.js";
@@ -48,6 +49,8 @@ export class Run {
   private currentCall: CallKey = { call: "start", hash: "" };
   readonly ledger: LedgerWriter;
   private readonly observer: RunObserver | undefined;
+  /** Who hears this request's events (progress, retries); set only while a request is handled. */
+  private events: RunEvents | undefined;
 
   private constructor(
     readonly id: string,
@@ -60,14 +63,14 @@ export class Run {
   }
 
   /** Preflight, then everything up to the first step the client must do. */
-  static async start(stepfile: LoadedStepfile, inputs: unknown, ctx: RunContext): Promise<{ run: Run; reply: Reply }> {
+  static async start(stepfile: LoadedStepfile, inputs: unknown, ctx: RunContext, events?: RunEvents): Promise<{ run: Run; reply: Reply }> {
     const given = inputs && typeof inputs === "object" && !Array.isArray(inputs) ? (inputs as Record<string, unknown>) : {};
     const run = new Run(ctx.newRunId(), stepfile, structuredClone(given), ctx);
     run.ledger.append("run_started", { identity: stepfile.identity, inputs_hash: hashJson(given) });
     run.currentCall = { call: "start", hash: hashJson(given) };
     const reply = await run.exclusive(async () => {
       try {
-        run.toolbox = await ctx.openToolbox(stepfile, run.ledger, () => run.checkInputs(inputs));
+        run.toolbox = await ctx.openToolbox(stepfile, run.ledger, () => run.checkInputs(inputs), (event) => run.emit(event));
         const asksPerson = stepfile.compiled.steps.some((s) => s.gates.some((g) => g.kind === "approve"));
         if (asksPerson && !ctx.approver) {
           throw new PreflightFailed("approval", "this stepfile has approve gates, and this client cannot ask a person (it does not support MCP elicitation)");
@@ -76,29 +79,29 @@ export class Run {
         return run.fail(error);
       }
       return run.advance();
-    });
+    }, events);
     return { run, reply };
   }
 
-  call(operation: string, args: unknown): Promise<Reply> {
-    return this.exclusive(() => this.doCall(operation, args));
+  call(operation: string, args: unknown, events?: RunEvents): Promise<Reply> {
+    return this.exclusive(() => this.doCall(operation, args), events);
   }
 
-  submit(output: unknown, answers?: ApprovalAnswers): Promise<Reply> {
-    return this.exclusive(() => this.doSubmit(output, answers));
+  submit(output: unknown, answers?: ApprovalAnswers, events?: RunEvents): Promise<Reply> {
+    return this.exclusive(() => this.doSubmit(output, answers), events);
   }
 
   /**
    * The call that started the run came back with a person's answers: a wait
    * that began before the first agent step (a mechanical step's approve gate).
    */
-  answerStart(inputs: unknown, answers: ApprovalAnswers | undefined): Promise<Reply> {
+  answerStart(inputs: unknown, answers: ApprovalAnswers | undefined, events?: RunEvents): Promise<Reply> {
     return this.exclusive(async () => {
       if (this.state !== "running") return this.notActive();
       const given = inputs && typeof inputs === "object" && !Array.isArray(inputs) ? inputs : {};
       if (!this.pending) return this.waiting(`Run ${this.id} has no approval waiting; go on with stepgate_submit.`);
       return this.continuePending({ call: "start", hash: hashJson(given) }, answers);
-    });
+    }, events);
   }
 
   /** The client stopped calling, or its session ended. */
@@ -112,10 +115,28 @@ export class Run {
     });
   }
 
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(work, work);
+  /** One request at a time; `events` hears what happens while this one is handled. */
+  private exclusive<T>(work: () => Promise<T>, events?: RunEvents): Promise<T> {
+    const handle = async () => {
+      this.events = events;
+      try {
+        return await work();
+      } finally {
+        this.events = undefined;
+      }
+    };
+    const next = this.queue.then(handle, handle);
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /** A listener that throws must not change the run. */
+  private emit(event: RunEvent) {
+    try {
+      this.events?.(event);
+    } catch {
+      // Reporting is best effort; the ledger is the record.
+    }
   }
 
   private checkInputs(inputs: unknown) {
@@ -242,7 +263,10 @@ export class Run {
     const step = this.step;
     if (this.callsThisStep >= this.ctx.limits.callsPerStep) throw new CallLimitReached(step.def.id, this.ctx.limits.callsPerStep);
     this.callsThisStep += 1;
-    const outcome = await this.toolbox.call(operation, args, (notice) => this.recordRetry(notice));
+    const outcome = await this.toolbox.call(operation, args, (notice) => this.recordRetry(notice)).catch((error: unknown) => {
+      if (error instanceof EgressDenied) this.emit({ kind: "refused", step: step.def.id, operation, host: String(error.details.host ?? "") });
+      throw error;
+    });
     this.calls.push({ tool: operation, arguments: args, result: outcome.result, is_error: outcome.isError });
     this.attemptCalls.push({ tool: operation, arguments: args, result: outcome.result, is_error: outcome.isError, status: outcome.status });
     return outcome;
@@ -268,6 +292,7 @@ export class Run {
   private recordRetry(notice: RetryNotice) {
     const step = this.stepIndex >= 0 && this.stepIndex < this.stepfile.compiled.steps.length ? this.step.def.id : null;
     this.ledger.append("retry", { step, operation: notice.operation, attempt: notice.attempt, status: notice.status, wait_ms: notice.waitMs });
+    this.emit({ kind: "retry", step, operation: notice.operation, attempt: notice.attempt, status: notice.status, waitMs: notice.waitMs });
   }
 
   private mechanicalHost() {
@@ -280,6 +305,7 @@ export class Run {
         return outcome;
       },
       checkArguments: (operation: string, args: unknown) => this.toolbox.checkArguments(operation, args),
+      calling: (call: string, operation: string, n: number, total: number) => this.emit({ kind: "call", step: this.step.def.id, call, operation, n, total }),
       computed: (output: unknown) =>
         this.ledger.append("computed", { step: this.step.def.id, output_hash: hashJson(output ?? null), output_length: canonicalLength(output) }),
     };
@@ -339,6 +365,7 @@ export class Run {
    */
   private park(step: CompiledStep, submitted: unknown, checked: unknown, verdicts: GateVerdict[], gates: ApproveGate[]): Reply {
     this.pending = new ApprovalWait(step, this.currentCall, submitted, checked, verdicts, gates);
+    for (const gate of gates) this.emit({ kind: "approval", step: step.def.id, gate: gate.id });
     return this.askPending(this.pending);
   }
 
@@ -401,13 +428,25 @@ export class Run {
           { stepfile: this.stepfile.doc.id, step: step.def.id, gate, inputs: d.inputs, steps: d.steps, output: d.output, calls: d.calls },
           (notice) => this.recordRetry(notice),
         ),
-      ...(this.ctx.approver ? { approver: this.ctx.approver } : {}),
+      ...(this.ctx.approver ? { approver: this.announced(this.ctx.approver) } : {}),
     };
     if (this.ctx.approver?.kind === "between-calls") {
       const { verdicts, approvals } = await runChecks(step, data, services);
       return { verdicts, ask: approvals };
     }
     return { verdicts: await runGates(step, data, services), ask: [] };
+  }
+
+  /** An approver that asks within the call tells this request's listener first: the call now waits for a person. */
+  private announced(approver: Approver): Approver {
+    if (approver.kind !== "ask") return approver;
+    return {
+      kind: "ask",
+      approve: (request) => {
+        this.emit({ kind: "approval", step: request.step, gate: request.gate });
+        return approver.approve(request);
+      },
+    };
   }
 }
 

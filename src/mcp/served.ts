@@ -13,6 +13,7 @@ interface Entry {
 export class ServedStepfiles {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<() => void>();
+  private readonly warningListeners = new Set<(text: string) => void>();
 
   constructor(initial: ReadonlyArray<{ source: string; loaded: LoadedStepfile }>) {
     for (const { source, loaded } of initial) this.entries.set(source, { loaded });
@@ -66,6 +67,16 @@ export class ServedStepfiles {
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** A served file changed in a way its clients should hear of (under --watch: it stopped loading, or no longer can be read). */
+  warn(text: string): void {
+    for (const listener of this.warningListeners) listener(text);
+  }
+
+  onWarning(listener: (text: string) => void): () => void {
+    this.warningListeners.add(listener);
+    return () => this.warningListeners.delete(listener);
   }
 
   private changed() {

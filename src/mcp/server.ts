@@ -17,6 +17,8 @@ import { renderReply, type ToolResult } from "./render.js";
 import { RUN_TOOLS } from "./run-tools.js";
 import { serveResources } from "./resources.js";
 import { KeptLedgers } from "../ledger/kept.js";
+import { announceOutsideRequests, requestEvents } from "./run-events.js";
+import type { RunEvents } from "../engine/events.js";
 
 export interface FactoryOptions {
   stepfiles: ServedStepfiles;
@@ -35,12 +37,14 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
   const authoring = new Authoring(options.authoring);
   const rounds = new ApprovalRounds(options.approvalTimeoutMs);
   const ledgers = options.ledgers ?? new KeptLedgers(0);
+  // Lives as long as the factory, which is the process's.
+  announceOutsideRequests(options.registry, options.stepfiles, (id) => servers.get(id)?.server, () => [...servers.values()].map((s) => s.server));
 
   return {
     create(session: Session) {
       const server = new Server(
         { name: "stepgate", version: options.version },
-        { capabilities: { tools: { listChanged: true }, resources: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS, requestState: { verify: rounds.verify } },
+        { capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, logging: {} }, instructions: SERVER_INSTRUCTIONS, requestState: { verify: rounds.verify } },
       );
       // With --watch, a reloaded stepfile changes the tool list: tell the client.
       const stopListening = options.stepfiles.onChange(() => void server.sendToolListChanged().catch(() => undefined));
@@ -50,7 +54,8 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
       const announceRuns = serveResources(server, session, { registry: options.registry, ledgers, catalog: options.authoring.catalog });
       server.setRequestHandler("tools/call", async (request, ctx) => {
         const { name, arguments: args = {} } = request.params;
-        const result = await callTool(name, args as Record<string, unknown>, session, server, ctx);
+        const events = requestEvents(ctx, request.params._meta?.progressToken);
+        const result = await callTool(name, args as Record<string, unknown>, session, server, ctx, events);
         announceRuns();
         return result as never;
       });
@@ -64,7 +69,7 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
     },
   };
 
-  async function callTool(name: string, args: Record<string, unknown>, session: Session, server: Server, ctx: ServerContext): Promise<ToolResult | InputRequiredResult> {
+  async function callTool(name: string, args: Record<string, unknown>, session: Session, server: Server, ctx: ServerContext, events: RunEvents): Promise<ToolResult | InputRequiredResult> {
     // A reply that waits for a person becomes an input-required result; the client repeats this call with the answers.
     const respond = async (reply: Reply) => (reply.kind === "approval" ? rounds.ask(name, args, reply) : renderReply(reply));
     // Only the call that asked may bring the answers back, unchanged: these calls start runs, so the run's
@@ -73,11 +78,11 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
       const repeated = rounds.read(ctx, name, args);
       if (!repeated) return undefined;
       if (!repeated.sameCall) return usage(`this call carries a person's answers for run ${repeated.run}, but not the arguments of the call that asked; repeat that call unchanged`);
-      return respond(await options.registry.answerStart(repeated.run, session, inputs, repeated.answers));
+      return respond(await options.registry.answerStart(repeated.run, session, inputs, repeated.answers, events));
     };
     const entry = options.stepfiles.byId(name);
     if (entry?.unreadable) return renderReply({ kind: "failed", run: "", state: "failed", error: entry.unreadable });
-    if (entry) return (await answerStart(args)) ?? respond(await options.registry.start(entry.loaded, args, session, elicitationApprover(server, options.approvalTimeoutMs)));
+    if (entry) return (await answerStart(args)) ?? respond(await options.registry.start(entry.loaded, args, session, elicitationApprover(server, options.approvalTimeoutMs), events));
     if (isAuthoringTool(name)) {
       if (name === "stepgate_try") {
         const resumed = await answerStart(args.inputs ?? {});
@@ -97,13 +102,13 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
       if (typeof run !== "string" || run === "") return usage(`${name} needs run, the run id a stepfile tool returned`);
       if (name === "stepgate_call") {
         if (typeof args.operation !== "string") return usage("stepgate_call needs operation, one the current step lists");
-        return renderReply(await options.registry.call(run, session, args.operation, args.arguments ?? {}));
+        return renderReply(await options.registry.call(run, session, args.operation, args.arguments ?? {}, events));
       }
       if (!("output" in args)) return usage("stepgate_submit needs output, the step's output as JSON");
       // The run checks that the output is the one waiting; answers for another run are not this call's.
       const repeated = rounds.read(ctx, name, args);
       const answers = repeated?.run === run ? repeated.answers : undefined;
-      return respond(await options.registry.submit(run, session, args.output, answers));
+      return respond(await options.registry.submit(run, session, args.output, answers, events));
     }
     return usage(`unknown tool ${name}`);
   }

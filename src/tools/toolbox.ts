@@ -19,6 +19,7 @@ import { fillSettings, readSettings } from "./settings.js";
 import { openOpenApiTool } from "./openapi-tool.js";
 import { openMcpTool } from "./mcp-tool.js";
 import { callVerifier } from "./verifier.js";
+import type { RunEvents } from "../engine/events.js";
 
 export interface ToolboxOptions {
   limits: Limits;
@@ -59,7 +60,8 @@ function argumentMessage(e: ErrorObject): string {
   return e.message ?? "is invalid";
 }
 
-export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerWriter, checkInputs: () => void, options: ToolboxOptions): Promise<Toolbox> {
+/** `events` hears each tool opened (its document fetched or its MCP server reached) and each retry on the way. */
+export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerWriter, checkInputs: () => void, options: ToolboxOptions, events?: RunEvents): Promise<Toolbox> {
   const doc = stepfile.doc;
   const settings = readSettings(doc.settings ?? {}, options.env);
   checkInputs();
@@ -70,7 +72,10 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerWriter
   const tools = Object.entries(doc.tools ?? {}).map(([id, def]) => [id, resolveUrls(def, settings)] as const);
   const allowedHosts = new Set(tools.map(([, def]) => hostOf(toolUrl(def))!).filter(Boolean));
   // Retries during preflight (document fetches, MCP connects) belong to no step.
-  const onRetry = (notice: RetryNotice) => ledger.append("retry", { step: null, operation: notice.operation, attempt: notice.attempt, status: notice.status, wait_ms: notice.waitMs });
+  const onRetry = (notice: RetryNotice) => {
+    ledger.append("retry", { step: null, operation: notice.operation, attempt: notice.attempt, status: notice.status, wait_ms: notice.waitMs });
+    events?.({ kind: "retry", step: null, operation: notice.operation, attempt: notice.attempt, status: notice.status, waitMs: notice.waitMs });
+  };
   const plainPolicy = (retry: (n: RetryNotice) => void): EgressPolicy => ({
     allowedHosts,
     userAgent: userAgent(options.version, options.contact),
@@ -112,6 +117,7 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerWriter
   const operations = new Map<string, Operation>();
   const verifiers = new Map<string, { url: string; credential?: CredentialRef }>();
   const closers: Array<() => Promise<void>> = [];
+  const opening = tools.filter(([, def]) => !def.verifier).length;
   try {
     for (const [id, def] of tools) {
       const credential = def.credential ? credentialRef(def.credential) : undefined;
@@ -124,6 +130,7 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerWriter
         ? await openOpenApiTool(id, def.openapi, exposes, credential, policy(onRetry))
         : await openMcpTool(id, def.mcp!.url, exposes, credential, policy(onRetry));
       closers.push(opened.close);
+      events?.({ kind: "preflight", item: `tool ${id}`, n: closers.length, total: opening });
       for (const [name, op] of opened.operations) {
         const exposed = exposes.find((e) => exposedName(e) === name);
         const select = typeof exposed === "object" && exposed.select !== undefined ? compile(exposed.select) : undefined;

@@ -7,12 +7,15 @@ import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { describe, expect, it } from "vitest";
+import { budget, PROCESS_START_MS } from "../support/budget.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const original = readFileSync(join(root, "test/fixtures/greet.stepfile.yaml"), "utf8");
 
+/** Polls until `probe` gives a value; a reload reads and loads a file, as a start does, so it gets as long as a start. */
 async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
+  const deadline = Date.now() + PROCESS_START_MS;
+  while (Date.now() < deadline) {
     const value = await probe();
     if (value !== undefined) return value;
     await new Promise((r) => setTimeout(r, 50));
@@ -76,5 +79,5 @@ describe("stepgate --watch", () => {
     writeFileSync(file, original.replace("Greet someone by name", "Hail someone by name"));
     await until(async () => ((await client.listTools()).tools[0]?.description?.startsWith("Hail") ? true : undefined), "the reload after the folder came back");
     await client.close();
-  });
+  }, budget({ starts: 1, replies: 4 }) + 6 * PROCESS_START_MS);
 });

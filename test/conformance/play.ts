@@ -8,14 +8,12 @@ import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { startApiFixture, type ApiFixture, type ReceivedRequest } from "../support/api-fixture.js";
 import { startMcpFixture, type McpFixture } from "../support/mcp-fixture.js";
+import { REPLY_MS } from "../support/budget.js";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
 import type { Action, ConformanceCase, ReplyExpectation, RequestExpectation } from "./case.js";
 
 /** The limits every case is played under (README step 3). */
 export const CASE_LIMITS = ["--calls-per-step", "8", "--tool-result-chars", "10000", "--request-timeout-ms", "5000", "--response-bytes", "1000000"];
-
-/** Below the per-case test timeout, so a hung reply is reported as a problem rather than a bare timeout. */
-const REPLY_TIMEOUT_MS = 15_000;
 
 /** What one action got back: the tool result, or why there was none. */
 export type Reply = { result: CallToolResult } | { thrown: string };
@@ -75,9 +73,10 @@ export async function playCase(c: ConformanceCase, options: PlayOptions = {}): P
 
 async function drive(stepgate: SpawnedStepgate, tool: string, inputs: Record<string, unknown>, actions: readonly Action[]): Promise<Reply[]> {
   const replies: Reply[] = [];
+  // Each reply gets its share of the per-case time limit, so a hung reply is reported as a problem rather than a bare timeout.
   const call = async (name: string, args: Record<string, unknown>): Promise<Reply> => {
     try {
-      return { result: (await stepgate.client.callTool({ name, arguments: args }, { timeout: REPLY_TIMEOUT_MS })) as CallToolResult };
+      return { result: (await stepgate.client.callTool({ name, arguments: args }, { timeout: REPLY_MS })) as CallToolResult };
     } catch (error) {
       return { thrown: (error as Error).message };
     }

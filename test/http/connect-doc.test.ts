@@ -84,7 +84,7 @@ const ledgerRecords = (): { type: string }[] =>
 
 describe("docs/connect.md", () => {
   it("uses port 8787 for the server and for every curl command", () => {
-    expect(doc).toContain(`npx stepgate --http ${DOC_PORT} release-notes`);
+    expect(doc).toContain(`node bin/stepgate.js --http ${DOC_PORT} release-notes`);
     expect(curlCommands.filter((c) => c.startsWith("curl "))).toHaveLength(6);
     for (const command of curlCommands.filter((c) => c.startsWith("curl "))) expect(command).toContain(`http://127.0.0.1:${DOC_PORT}/mcp`);
   });

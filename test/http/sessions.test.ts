@@ -8,6 +8,12 @@ import { startHttpServer } from "../../src/http/server.js";
 import { SessionStore } from "../../src/http/sessions.js";
 import { newSession } from "../../src/session.js";
 import { connectClient, httpTransportOf, INITIALIZE, MCP_HEADERS, rawRequest, startHarness, type Harness } from "./fixtures/harness.js";
+import { budget, REPLY_MS } from "../support/budget.js";
+
+// Short enough that reaping shows within a test, long enough that a client's
+// back-to-back requests never look idle on a loaded machine, where this
+// process can wait a second or more for a core between two of them.
+const IDLE_MS = 3_000;
 
 const run = promisify(execFile);
 const harnesses: Harness[] = [];
@@ -20,7 +26,8 @@ afterEach(async () => {
   await Promise.all(harnesses.splice(0).map((h) => h.server.close()));
 });
 
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+/** Reaping runs on a timer of IDLE_MS; give it that plus a reply's time to show. */
+async function until(condition: () => boolean, timeoutMs = IDLE_MS + REPLY_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error("condition not met in time");
@@ -116,7 +123,7 @@ describe("GET event stream", () => {
 
 describe("idle reaping", () => {
   it("closes a 2025 session idle for idleMs and calls endSession", async () => {
-    const h = await harness(500);
+    const h = await harness(IDLE_MS);
     const client = await connectClient(h.server.url, "legacy");
     const id = httpTransportOf(client).sessionId as string;
     await client.callTool({ name: "counter", arguments: {} });
@@ -136,7 +143,7 @@ describe("idle reaping", () => {
   });
 
   it("reaps a session whose only activity is an open GET stream, ending the stream", async () => {
-    const h = await harness(500);
+    const h = await harness(IDLE_MS);
     const id = await openRaw(h.server.port);
     const response = await fetch(h.server.url, {
       headers: { accept: "text/event-stream", "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" },
@@ -148,21 +155,23 @@ describe("idle reaping", () => {
   });
 
   it("keeps a session that stays active", async () => {
-    const h = await harness(1_000);
+    const h = await harness(IDLE_MS);
     const client = await connectClient(h.server.url, "legacy");
+    // Twice the idle limit in all, a third of it between calls.
     for (let i = 0; i < 6; i++) {
       await client.callTool({ name: "counter", arguments: {} });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS / 3));
     }
     expect(h.factory.ended).toHaveLength(0);
     await client.close();
   });
 
   it.each([["legacy"], ["modern"]] as const)("never reaps a %s session while a call is still being answered", async (era) => {
-    const h = await harness(500);
+    const h = await harness(IDLE_MS);
     const client = await connectClient(h.server.url, era);
-    const result = await client.callTool({ name: "sleep", arguments: { ms: 1_500 } });
-    expect(result.content).toEqual([{ type: "text", text: "slept 1500" }]);
+    // The call outlasts the idle limit twice over.
+    const result = await client.callTool({ name: "sleep", arguments: { ms: 2 * IDLE_MS } });
+    expect(result.content).toEqual([{ type: "text", text: `slept ${2 * IDLE_MS}` }]);
     expect(h.factory.ended).toHaveLength(0);
     // Once answered, the session idles out as usual.
     await until(() => h.factory.ended.length === 1);
@@ -170,7 +179,7 @@ describe("idle reaping", () => {
   });
 
   it("ends the shared 2026 session after idleMs without 2026 traffic, and opens a fresh one", async () => {
-    const h = await harness(500);
+    const h = await harness(IDLE_MS);
     const client = await connectClient(h.server.url, "modern");
     await client.callTool({ name: "counter", arguments: {} });
     const shared = h.factory.created.at(-1)?.id as string;
@@ -214,12 +223,15 @@ describe("idle reaping", () => {
   });
 });
 
+/** A child process under tsx that opens 220 sessions and waits for them to idle out twice: minutes on a loaded machine. */
+const LEAK_CHECK_MS = 5 * 60_000;
+
 describe("reaped sessions release their memory", () => {
   it("200 sessions idle out: store empty, every server collected, heap near baseline", async () => {
     const { stdout } = await run(
       process.execPath,
       ["--expose-gc", "--import", "tsx", "test/http/fixtures/leak-check.ts", "200"],
-      { timeout: 60_000 },
+      { timeout: LEAK_CHECK_MS },
     );
     const result = JSON.parse(stdout.trim().split("\n").at(-1) as string) as Record<string, number>;
     expect(result["opened"]).toBe(200);
@@ -230,5 +242,5 @@ describe("reaped sessions release their memory", () => {
     // 200 live sessions cost a few MiB; what stays after reaping is the
     // test's own bookkeeping (session lists, log lines), well under that.
     expect((result["afterMiB"] as number) - (result["baselineMiB"] as number)).toBeLessThan(4);
-  }, 60_000);
+  }, LEAK_CHECK_MS + budget({ replies: 1 }));
 });

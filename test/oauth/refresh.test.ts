@@ -65,12 +65,14 @@ describe("oauth2 credentials in the refresh form", () => {
   });
 
   it("refreshes before a request once the token is within its expiry margin, with the rotated refresh token", async () => {
-    // 3 s tokens are usable for 2.7 s (the margin is a tenth of a lifetime under 10 minutes).
-    world = await startWorld({ accessLifetimeS: 3 });
+    // 6 s tokens are usable for 5.4 s (the margin is a tenth of a lifetime under 10 minutes):
+    // long enough for the rest of the start after the first refresh on a loaded machine,
+    // short enough to wait out.
+    world = await startWorld({ accessLifetimeS: 6 });
     const grant = world.as.grant();
     const s = await launch(world, refreshEnv(grant));
     const first = await start(s);
-    await new Promise((resolve) => setTimeout(resolve, 2_800));
+    await new Promise((resolve) => setTimeout(resolve, 5_600));
     const before = world.mcp.received.length;
     const call = await lookup(s, structured(first).run!);
     expect(call.isError ?? false).toBe(false);
@@ -80,7 +82,7 @@ describe("oauth2 credentials in the refresh form", () => {
     expect(next!.refreshToken).not.toBe(initial!.refreshToken);
     expect(next!.outcome).toBe("ok");
     // Refreshed before sending, not after a refusal: the old token was still good at the
-    // server (3 s) unless the machine was slow, yet the call already carried the new one:
+    // server (6 s) unless the machine was slow, yet the call already carried the new one:
     // a stale token sent first would show up in sentAfter.
     const sentBefore = new Set(world.mcp.received.slice(0, before).map((r) => r.headers.authorization));
     const sentAfter = world.mcp.received.slice(before).map((r) => r.headers.authorization);

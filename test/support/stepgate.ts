@@ -2,6 +2,7 @@
 // so integration tests drive Stepgate exactly as a desktop client would.
 import { Client } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { PROCESS_START_MS } from "./budget.js";
 import { stepgateBin } from "./paths.js";
 
 export interface SpawnedStepgate {
@@ -28,7 +29,7 @@ export async function spawnStepgate(args: readonly string[], env: Record<string,
   transport.stderr?.on("data", (chunk: Buffer | string) => chunks.push(chunk.toString()));
   const client = new Client({ name: "stepgate-tests", version: "0.0.0" });
   try {
-    await client.connect(transport);
+    await client.connect(transport, { timeout: PROCESS_START_MS });
   } catch (error) {
     await transport.close().catch(() => undefined);
     const detail = chunks.join("").trim();

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { flattenHeaders, type ReceivedRequest } from "../support/api-fixture.js";
+import { REPLY_MS } from "../support/budget.js";
 import { listenLoopback, readBody, type Listening } from "../support/listen.js";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
 
@@ -58,7 +59,7 @@ export async function startRun(
     await stepgate.close();
     await rm(dir, { recursive: true, force: true });
   });
-  const callTool = async (name: string, args: Record<string, unknown>) => (await stepgate.client.callTool({ name, arguments: args }, { timeout: 25_000 })) as CallToolResult;
+  const callTool = async (name: string, args: Record<string, unknown>) => (await stepgate.client.callTool({ name, arguments: args }, { timeout: REPLY_MS })) as CallToolResult;
   const first = await callTool(id, inputs);
   const run = structured(first).run;
   return {
