@@ -1,6 +1,6 @@
 // Authors' JSON Schemas (inputs, produces, $defs, schema gates) are checked
 // with ajv's 2020-12 dialect. One factory so loader and engine agree on
-// options; every compiled validator is made once, at load.
+// options.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { re2AjvRegExp } from "../expr/regex.js";
