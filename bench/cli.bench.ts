@@ -62,7 +62,7 @@ try {
 
   console.log("## CLI modes against `node -e 0`\n");
   console.log(
-    `Method: spawn \`node <args>\` from this process and time spawn to exit; ${runs} runs per row after ${warmups} warm-ups, the rows taking turns run by run. \`--verify\` reads the ledger of one whole run of the five-gate stepfile (${readdirSync(dir).length ? "written by the built CLI over stdio just before" : ""}). Peak RSS is \`process.resourceUsage().maxRSS\` at exit, from one more, untimed run with a preloaded probe (bench/rss-probe.cjs).\n`,
+    `Method: spawn \`node <args>\` from this process and time spawn to exit; ${runs} runs per row after ${warmups} warm-ups, the rows taking turns run by run. \`--verify\` reads the ledger of one whole run of the five-gate stepfile (${readdirSync(dir).length ? "written by the built CLI over stdio just before" : ""}). Peak RSS is \`process.resourceUsage().maxRSS\` at exit, from one more, untimed run with a preloaded probe (bench/rss-probe.mjs).\n`,
   );
   console.log(machineLine() + "\n");
   console.log("| command | median ms | p90 ms | ratio to floor | peak RSS MB | target |");

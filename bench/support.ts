@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 /** The p-th percentile (0..100) of samples, nearest-rank, so it is always a measured value. */
 export function percentile(samples: readonly number[], p: number): number {
@@ -116,15 +117,15 @@ export function timedNode(args: readonly string[], cwd?: string): Promise<number
   });
 }
 
-const probe = join(import.meta.dirname, "rss-probe.cjs");
+const probe = pathToFileURL(join(import.meta.dirname, "rss-probe.mjs")).href;
 
-/** Peak RSS in MB of `node <args>`, from a separate, untimed run with bench/rss-probe.cjs preloaded. */
+/** Peak RSS in MB of `node <args>`, from a separate, untimed run with bench/rss-probe.mjs preloaded. */
 export async function peakRssMb(args: readonly string[]): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "stepgate-rss-"));
   const file = join(dir, "rss");
   try {
     await new Promise<void>((done, fail) => {
-      const child = spawn(process.execPath, ["--require", probe, ...args], { stdio: "ignore", env: { ...process.env, STEPGATE_BENCH_RSS_FILE: file } });
+      const child = spawn(process.execPath, ["--import", probe, ...args], { stdio: "ignore", env: { ...process.env, STEPGATE_BENCH_RSS_FILE: file } });
       child.on("error", fail);
       child.on("close", () => done());
     });
