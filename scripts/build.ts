@@ -6,10 +6,30 @@
 // Type checking is `npm run typecheck`; esbuild only strips types.
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { build } from "esbuild";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import standaloneModule from "ajv/dist/standalone/index.js";
+import { build, type Plugin } from "esbuild";
+import { stepfileStructure } from "../src/format/structure.js";
+import { structureOptions } from "../src/loader/structure-check.js";
 
 const root = resolve(import.meta.dirname, "..");
 const outdir = join(root, "dist");
+
+// Ajv's standalone entry is CommonJS whose default export TypeScript sees as a namespace.
+const standalone = standaloneModule as unknown as typeof standaloneModule.default;
+
+// src/loader/structure-check.ts compiles the stepfile structure schema when
+// it is imported; the bundle gets the same validator as Ajv standalone code
+// (same schema, same options), generated here.
+const precompiledStructure: Plugin = {
+  name: "precompiled-structure",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]loader[\\/]structure-check\.ts$/ }, () => {
+      const ajv = new Ajv2020({ ...structureOptions, code: { source: true, esm: true } });
+      return { contents: standalone(ajv, ajv.compile(stepfileStructure)), loader: "js", resolveDir: join(root, "src", "loader") };
+    });
+  },
+};
 
 rmSync(outdir, { recursive: true, force: true });
 await build({
@@ -26,5 +46,6 @@ await build({
   // Dependencies shipped as CommonJS (ajv, yaml's helpers, ...) call
   // require() for Node's own modules; an ESM bundle has no require of its own.
   banner: { js: 'import { createRequire as __stepgateRequire } from "node:module";\nconst require = __stepgateRequire(import.meta.url);' },
+  plugins: [precompiledStructure],
   logLevel: "warning",
 });

@@ -2,17 +2,17 @@
 // structure, the load-time rules and every expression, compile, and compute
 // the identity. Any failure is one StepfileInvalid listing every issue.
 import { readFile } from "node:fs/promises";
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import type { ErrorObject } from "ajv/dist/2020.js";
 import { StepfileInvalid, StepfileUnreadable, type Issue } from "../errors.js";
 import { hashJson } from "../format/identity.js";
 import { pointerPath } from "../format/path.js";
 import { checkRules, type RawIssue } from "../format/rules.js";
 import { checkWarnings } from "../format/warnings.js";
 import { parseSource, pathString, type ParsedSource } from "../format/source.js";
-import { stepfileStructure } from "../format/structure.js";
 import type { StepfileDocument } from "../format/types.js";
 import { compileStepfile, type CompiledStepfile } from "./compile.js";
 import { checkExpressions } from "./expression-rules.js";
+import structure from "./structure-check.js";
 
 export interface LoadedStepfile {
   readonly doc: StepfileDocument;
@@ -23,11 +23,6 @@ export interface LoadedStepfile {
   /** Likely mistakes the format does not forbid (src/format/warnings.ts): for the author, never a refusal. */
   readonly warnings: readonly Issue[];
 }
-
-// The structure schema is Stepgate's own (test/format/schema-file.test.ts
-// checks it against the meta-schema), so compiling it skips that check:
-// compiling the meta-schema would double the cost of the first load.
-const structure = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false }).compile(stepfileStructure);
 
 export async function loadStepfileFile(path: string, source = path): Promise<LoadedStepfile> {
   let text: string;
