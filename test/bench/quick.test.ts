@@ -18,7 +18,10 @@ describe("npm run bench -- --quick", () => {
       const before = readFileSync(doc, "utf8");
       const benches = readdirSync(join(root, "bench")).filter((name) => name.endsWith(".bench.ts"));
       // Each bench spawns servers and CLI processes: on a loaded 2-core machine a quick run can take minutes.
-      const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "bench/run.ts", "--quick"], { cwd: root, maxBuffer: 16 * 1024 * 1024, timeout: 1_500_000 });
+      // A failed bench still prints its section (with its error): show it rather than only the exit code.
+      const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "bench/run.ts", "--quick"], { cwd: root, maxBuffer: 16 * 1024 * 1024, timeout: 1_500_000 }).catch(
+        (error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout ?? ""}\n${error.stderr ?? ""}` }),
+      );
       expect(stdout).toContain(`- Benches: ${benches.length}, failed: 0`);
       expect(stdout).not.toContain(": FAILED");
       // One `## ` section per bench, after the document's own title.
