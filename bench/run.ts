@@ -10,13 +10,14 @@
 // prints the result without writing docs/performance.md: a smoke test that
 // the benches still run (test/bench/quick.test.ts), not a measurement.
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { basename, join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
 const benchDir = join(root, "bench");
 const output = join(root, "docs", "performance.md");
+const changesFile = join(benchDir, "changes.md");
 const quick = process.argv.includes("--quick");
 /** A bench that takes longer than this is stuck (the whole run is meant to finish in about 6 minutes on a quiet machine). */
 const timeoutMs = 600_000;
@@ -88,7 +89,9 @@ const header = [
   `- Load average (1/5/15 min) before the run: ${loadBefore.map((l) => l.toFixed(2)).join(" / ")}${loadBefore[0]! > list.length ? ` (above the CPU count: other work competed with the benches, so these numbers are inflated and noisy)` : ""}`,
   `- Benches: ${outcomes.length}, failed: ${failed.length}${failed.length ? ` (${failed.map((o) => basename(o.file)).join(", ")})` : ""}`,
 ].join("\n");
-const doc = `${header}\n\n${outcomes.map(section).join("\n\n")}\n`;
+// The hand-written account of what was changed for speed and what each change bought (bench/changes.md) follows the measured sections.
+const changes = existsSync(changesFile) ? `\n${readFileSync(changesFile, "utf8").trim()}\n` : "";
+const doc = `${header}\n\n${outcomes.map(section).join("\n\n")}\n${changes}`;
 
 if (!quick) {
   mkdirSync(join(root, "docs"), { recursive: true });
