@@ -1,8 +1,9 @@
 // What a client or a script reads from the built CLI, byte for byte: the
 // initialize and tools/list answers over stdio with the catalog served,
 // `--list` and `--help`. The fixtures in test/fixtures/golden/ were written
-// by the CLI before it was bundled and made to load lazily (issue 9), so
-// start-up work can move around without changing a byte of what comes out.
+// by the CLI as it ran before it was bundled and made to load lazily (issue
+// 9: main's src/cli.ts run unbundled), so start-up work can move around
+// without changing a byte of what comes out.
 // A deliberate change to the catalog, the tools or the help text changes
 // them too: rewrite the fixture in the same commit.
 import { execFile, spawn } from "node:child_process";
@@ -39,7 +40,7 @@ function rawExchange(args: readonly string[]): Promise<string> {
 
 describe("the built CLI's answers, byte for byte", () => {
   it("initialize and tools/list over stdio, with four catalog stepfiles served", async () => {
-    const out = await rawExchange(["--ledger-dir", ledgerDir, "release-notes", "meeting-dates", "wiki-brief", "npm-upgrade-plan"]);
+    const out = await rawExchange(["--ledger-dir", ledgerDir, "release-notes", "meeting-dates", "wiki-brief", "dependency-upgrade-plan"]);
     expect(out).toBe(golden("stdio-initialize-tools-list.jsonl"));
   });
 
