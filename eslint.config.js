@@ -12,7 +12,7 @@ export default defineConfig(
     },
   },
   {
-    files: ["bin/**/*.js"],
+    files: ["bin/**/*.js", "bench/**/*.mjs"],
     languageOptions: { globals: { process: "readonly", console: "readonly" } },
   },
 );

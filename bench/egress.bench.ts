@@ -6,10 +6,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import { egress, userAgent } from "../src/egress/index.js";
-import { machineLine, median, percentile, us } from "./support.js";
+import { machineLine, median, percentile, quick, us } from "./support.js";
 
-const N = Number(process.argv[2] ?? 2000);
-const WARMUP = 200;
+const N = quick ? 5 : 2000;
+const WARMUP = quick ? 1 : 200;
 const BODY = JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => ({ id: i, name: `item ${i}` })) });
 
 const server = createServer((_req, res) => {

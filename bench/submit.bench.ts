@@ -18,15 +18,15 @@ import { emptyToolbox } from "../src/engine/toolbox.js";
 import type { SinkFactory } from "../src/ledger/sinks.js";
 import { loadStepfileText, type LoadedStepfile } from "../src/loader/load.js";
 import { newSession } from "../src/session.js";
-import { allowed, fiveGateStepfile, machineLine, median, oneGateFailingOutput, passingOutput, percentile, us } from "./support.js";
+import { allowed, fiveGateStepfile, machineLine, median, oneGateFailingOutput, passingOutput, percentile, quick, us } from "./support.js";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = join(root, "bin", "stepgate.js");
-const inProcessIterations = 5_000;
-const warmupIterations = 500;
+const inProcessIterations = quick ? 5 : 5_000;
+const warmupIterations = quick ? 1 : 500;
 /** Five retry submits per run (retries: 5), so this many runs give 2,000 samples. */
-const cliRuns = 400;
-const cliWarmupRuns = 40;
+const cliRuns = quick ? 1 : 400;
+const cliWarmupRuns = quick ? 1 : 40;
 
 function expect(reply: Reply | undefined, kind: Reply["kind"]): void {
   if (reply?.kind !== kind) throw new Error(`expected a ${kind} reply, got ${JSON.stringify(reply)}`);

@@ -1,7 +1,11 @@
 // Shared by the benches: order statistics, the machine line each section
 // prints, and the stepfiles they measure. Not a bench itself: run.ts only
 // runs files named *.bench.ts.
-import { cpus, loadavg } from "node:os";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 /** The p-th percentile (0..100) of samples, nearest-rank, so it is always a measured value. */
 export function percentile(samples: readonly number[], p: number): number {
@@ -93,3 +97,57 @@ export const passingOutput = {
 
 /** Fails exactly one gate (counted) and passes the other four, so all five are still evaluated. */
 export const oneGateFailingOutput = { ...passingOutput, count: 9 };
+
+/** `--quick`: every bench once with tiny counts, so the suite can check they still run (no timing is judged). */
+export const quick = process.argv.includes("--quick");
+
+/** Spawn `node <args>` and time spawn to exit in ms; a non-zero exit is an error, so a broken mode cannot look fast. */
+export function timedNode(args: readonly string[], cwd?: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], ...(cwd ? { cwd } : {}) });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += String(d)));
+    child.on("error", fail);
+    child.on("close", (code) => {
+      const elapsed = performance.now() - started;
+      if (code === 0) done(elapsed);
+      else fail(new Error(`node ${args.join(" ")} exited with ${code}: ${stderr.trim()}`));
+    });
+  });
+}
+
+const probe = pathToFileURL(join(import.meta.dirname, "rss-probe.mjs")).href;
+
+/** Peak RSS in MB of `node <args>`, from a separate, untimed run with bench/rss-probe.mjs preloaded. */
+export async function peakRssMb(args: readonly string[]): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), "stepgate-rss-"));
+  const file = join(dir, "rss");
+  try {
+    await new Promise<void>((done, fail) => {
+      const child = spawn(process.execPath, ["--import", probe, ...args], { stdio: "ignore", env: { ...process.env, STEPGATE_BENCH_RSS_FILE: file } });
+      child.on("error", fail);
+      child.on("close", () => done());
+    });
+    return Number(readFileSync(file, "utf8")) / 1024;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Peak and current RSS in MB of a live process (Linux /proc; undefined elsewhere). */
+export function processRssMb(pid: number): { peak: number; now: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
+    return { peak: kb("VmHWM") / 1024, now: kb("VmRSS") / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `12.3x` for a ratio to a floor. */
+export const times = (ratio: number): string => `${ratio.toFixed(2)}x`;
+
+/** A target cell: what the row had to reach and whether this run reached it. */
+export const verdict = (met: boolean, target: string): string => `${target}: ${met ? "met" : "**not met**"}`;

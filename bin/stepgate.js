@@ -1,7 +1,17 @@
 #!/usr/bin/env node
-// The published entry point: the compiled CLI. `npm ci` builds it (the
-// `prepare` script), so a fresh clone runs `node bin/stepgate.js` at once.
-import { main } from "../dist/src/cli.js";
+// The published entry point: the bundled CLI (dist/cli.js, made by
+// `npm run build`). `npm ci` builds it (the `prepare` script), so a fresh
+// clone runs `node bin/stepgate.js` at once.
+import module from "node:module";
+
+// Node 22.1+ keeps compiled bytecode of the bundle on disk between runs;
+// older Node has no such cache and starts as before.
+module.enableCompileCache?.();
+// Stack traces name src/ lines only when someone asked for them: mapping
+// costs time at every start.
+if (process.env.STEPGATE_DEBUG) process.setSourceMapsEnabled(true);
+
+const { main } = await import("../dist/cli.js");
 
 // A reader that goes away (`stepgate --list | head`, a client that quit)
 // is not an error worth a stack trace.

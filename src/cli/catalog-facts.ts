@@ -4,7 +4,8 @@
 import type { CredentialKind, StepfileDocument } from "../format/types.js";
 import { gateKind } from "../format/types.js";
 import { environmentNeeds } from "../authoring/needs.js";
-import { credentialVariable } from "../egress/index.js";
+// From credentials.ts itself, not the egress index: --list must not load undici.
+import { credentialVariable } from "../egress/credentials.js";
 import { refreshVariables } from "../oauth/variables.js";
 
 export interface EntryFacts {

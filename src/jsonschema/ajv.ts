@@ -1,6 +1,6 @@
 // Authors' JSON Schemas (inputs, produces, $defs, schema gates) are checked
 // with ajv's 2020-12 dialect. One factory so loader and engine agree on
-// options; every compiled validator is made once, at load.
+// options.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { re2AjvRegExp } from "../expr/regex.js";
@@ -10,10 +10,11 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 export type Validator = ValidateFunction;
 
-export function createAjv(options: { strict?: boolean } = {}): Ajv2020 {
+export function createAjv(options: { strict?: boolean; validateSchema?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
     strict: options.strict ?? false,
+    validateSchema: options.validateSchema ?? true,
     validateFormats: true,
     // Authors' patterns run under RE2: linear time, so no output can stall a gate.
     code: { regExp: re2AjvRegExp },

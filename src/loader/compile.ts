@@ -1,9 +1,10 @@
 // Everything a run evaluates is compiled once, here, when the stepfile loads:
-// JSON Schema validators, predicates, let/derive/when expressions and the
-// schema the client is shown for each step.
+// JSON Schema validators (plain ones checked here and compiled on first use,
+// see jsonschema/author-schemas.ts), predicates, let/derive/when expressions
+// and the schema the client is shown for each step.
 import type { ValidateFunction } from "ajv";
 import { compile, compileGate, compileTemplate, type Compiled, type CompiledGate as CompiledPredicate } from "../expr/index.js";
-import { createAjv } from "../jsonschema/ajv.js";
+import { authorSchemaCompiler } from "../jsonschema/author-schemas.js";
 import type { PathSegment } from "../format/source.js";
 import type { RawIssue } from "../format/rules.js";
 import { gateKind, type GateDef, type StepDef, type StepfileDocument } from "../format/types.js";
@@ -46,7 +47,7 @@ export interface CompiledStepfile {
 
 export function compileStepfile(doc: StepfileDocument): { compiled?: CompiledStepfile; issues: RawIssue[] } {
   const issues: RawIssue[] = [];
-  const ajv = createAjv();
+  const compileSchema = authorSchemaCompiler();
   const defs = doc.$defs ?? {};
 
   // Every author schema may reference `#/$defs/<name>` of the file, so each is
@@ -55,7 +56,7 @@ export function compileStepfile(doc: StepfileDocument): { compiled?: CompiledSte
     const own = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
     const withDefs = own ? { ...own, $defs: { ...defs, ...((own.$defs as object | undefined) ?? {}) } } : value;
     try {
-      return ajv.compile(withDefs as object);
+      return compileSchema(withDefs as object);
     } catch (error) {
       issues.push({ path, message: `not a valid JSON Schema: ${(error as Error).message}` });
       return undefined;

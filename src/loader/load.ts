@@ -1,7 +1,7 @@
 // Loading a stepfile: parse (YAML or JSON, keeping positions), check the
 // structure, the load-time rules and every expression, compile, and compute
 // the identity. Any failure is one StepfileInvalid listing every issue.
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import type { ErrorObject } from "ajv/dist/2020.js";
 import { StepfileInvalid, StepfileUnreadable, type Issue } from "../errors.js";
 import { hashJson } from "../format/identity.js";
 import { pointerPath } from "../format/path.js";
@@ -12,10 +12,10 @@ import { loneSurrogateIssues } from "../format/surrogates.js";
 import { DEFAULT_MAX_STEPFILE_BYTES } from "../limits.js";
 import { capText, LISTED_ISSUES } from "../quote.js";
 import { parseSource, pathString, type ParsedSource } from "../format/source.js";
-import { stepfileStructure } from "../format/structure.js";
 import type { StepfileDocument } from "../format/types.js";
 import { compileStepfile, type CompiledStepfile } from "./compile.js";
 import { checkExpressions } from "./expression-rules.js";
+import structure from "./structure-check.js";
 
 export interface LoadedStepfile {
   readonly doc: StepfileDocument;
@@ -26,8 +26,6 @@ export interface LoadedStepfile {
   /** Likely mistakes the format does not forbid (src/format/warnings.ts): for the author, never a refusal. */
   readonly warnings: readonly Issue[];
 }
-
-const structure = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(stepfileStructure);
 
 export async function loadStepfileFile(path: string, source = path, maxBytes = DEFAULT_MAX_STEPFILE_BYTES): Promise<LoadedStepfile> {
   let read: BoundedRead;

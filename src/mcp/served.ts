@@ -14,6 +14,8 @@ export class ServedStepfiles {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<() => void>();
   private readonly warningListeners = new Set<(text: string) => void>();
+  /** Bumped at every change, so what is derived from the list (the tools/list answer) can be kept until then. */
+  private changes = 0;
 
   constructor(initial: ReadonlyArray<{ source: string; loaded: LoadedStepfile }>) {
     for (const { source, loaded } of initial) this.entries.set(source, { loaded });
@@ -21,6 +23,10 @@ export class ServedStepfiles {
 
   list(): LoadedStepfile[] {
     return [...this.entries.values()].map((e) => e.loaded);
+  }
+
+  get version(): number {
+    return this.changes;
   }
 
   get size(): number {
@@ -80,6 +86,7 @@ export class ServedStepfiles {
   }
 
   private changed() {
+    this.changes += 1;
     for (const listener of this.listeners) listener();
   }
 }

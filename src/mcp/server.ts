@@ -3,7 +3,8 @@
 // authoring tools. It knows nothing of stdio or HTTP; it hands each
 // session's requests to the engine or to src/authoring.
 import { Server, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
-import { Authoring, AUTHORING_TOOLS, isAuthoringTool, type AuthoringAnswer, type AuthoringOptions } from "../authoring/index.js";
+import type { Authoring, AuthoringAnswer, AuthoringOptions } from "../authoring/index.js";
+import { AUTHORING_TOOLS, isAuthoringTool } from "../authoring/definitions.js";
 import { StepgateError } from "../errors.js";
 import type { RunRegistry } from "../engine/registry.js";
 import type { LoadedStepfile } from "../loader/load.js";
@@ -34,7 +35,17 @@ export interface FactoryOptions {
 
 export function createServerFactory(options: FactoryOptions): McpServerFactory {
   const servers = new Map<string, { server: Server; stopListening: () => void }>();
-  const authoring = new Authoring(options.authoring);
+  // The authoring tools (markdown, OpenAPI and MCP inspection, ...) load on
+  // their first call: most sessions only run stepfiles.
+  let authoring: Promise<Authoring> | undefined;
+  const authoringTools = () => (authoring ??= import("../authoring/index.js").then((m) => new m.Authoring(options.authoring)));
+  // Every session asks for the same list until --watch changes it.
+  let listed: { version: number; tools: ReturnType<typeof toolList> } | undefined;
+  const tools = () => {
+    const version = options.stepfiles.version;
+    if (listed?.version !== version) listed = { version, tools: toolList(options.stepfiles.list()) };
+    return listed.tools;
+  };
   const rounds = new ApprovalRounds(options.approvalTimeoutMs);
   const ledgers = options.ledgers ?? new KeptLedgers(0);
   // Lives as long as the factory, which is the process's.
@@ -49,7 +60,7 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
       // With --watch, a reloaded stepfile changes the tool list: tell the client.
       const stopListening = options.stepfiles.onChange(() => void server.sendToolListChanged().catch(() => undefined));
       servers.set(session.id, { server, stopListening });
-      server.setRequestHandler("tools/list", () => ({ tools: toolList(options.stepfiles.list()) as never }));
+      server.setRequestHandler("tools/list", () => ({ tools: tools() as never }));
       // A call that starts a run adds the run's resources to the session's list.
       const announceRuns = serveResources(server, session, { registry: options.registry, ledgers, catalog: options.authoring.catalog });
       server.setRequestHandler("tools/call", async (request, ctx) => {
@@ -89,7 +100,7 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
         if (resumed) return resumed;
       }
       try {
-        return await renderAuthoring(await authoring.call(name, args, { registry: options.registry, session, approver: () => elicitationApprover(server, options.approvalTimeoutMs) }), respond);
+        return await renderAuthoring(await (await authoringTools()).call(name, args, { registry: options.registry, session, approver: () => elicitationApprover(server, options.approvalTimeoutMs) }), respond);
       } catch (error) {
         if (!(error instanceof StepgateError)) throw error;
         // stepgate_try failing before its run starts reads like any run that failed to start.

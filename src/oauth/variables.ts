@@ -2,7 +2,8 @@
 // (format section 4): a ready access token in <NAME>_API_KEY, or a refresh
 // token with its client in <NAME>_REFRESH_TOKEN, <NAME>_CLIENT_ID and, for a
 // confidential client, <NAME>_CLIENT_SECRET.
-import { credentialPrefix, credentialVariable } from "../egress/index.js";
+// From credentials.ts itself, not the egress index: --list reads these names and must not load undici.
+import { credentialPrefix, credentialVariable } from "../egress/credentials.js";
 
 type Env = Record<string, string | undefined>;
 

@@ -1,0 +1,51 @@
+// `npm run build`: bundles the CLI with esbuild into dist/ (one ESM entry,
+// dist/cli.js, plus one chunk per lazily imported mode and what they
+// share), so starting Stepgate reads a handful of files instead of
+// resolving hundreds of modules. Source maps are written beside each file;
+// STEPGATE_DEBUG turns them on for stack traces (bin/stepgate.js).
+// Type checking is `npm run typecheck`; esbuild only strips types.
+import { rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import standaloneModule from "ajv/dist/standalone/index.js";
+import { build, type Plugin } from "esbuild";
+import { stepfileStructure } from "../src/format/structure.js";
+import { structureOptions } from "../src/loader/structure-check.js";
+
+const root = resolve(import.meta.dirname, "..");
+const outdir = join(root, "dist");
+
+// Ajv's standalone entry is CommonJS whose default export TypeScript sees as a namespace.
+const standalone = standaloneModule as unknown as typeof standaloneModule.default;
+
+// src/loader/structure-check.ts compiles the stepfile structure schema when
+// it is imported; the bundle gets the same validator as Ajv standalone code
+// (same schema, same options), generated here.
+const precompiledStructure: Plugin = {
+  name: "precompiled-structure",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]loader[\\/]structure-check\.ts$/ }, () => {
+      const ajv = new Ajv2020({ ...structureOptions, code: { source: true, esm: true } });
+      return { contents: standalone(ajv, ajv.compile(stepfileStructure)), loader: "js", resolveDir: join(root, "src", "loader") };
+    });
+  },
+};
+
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: { cli: "src/cli.ts" },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.19",
+  sourcemap: true,
+  chunkNames: "chunks/[name]-[hash]",
+  // Dependencies shipped as CommonJS (ajv, yaml's helpers, ...) call
+  // require() for Node's own modules; an ESM bundle has no require of its own.
+  banner: { js: 'import { createRequire as __stepgateRequire } from "node:module";\nconst require = __stepgateRequire(import.meta.url);' },
+  plugins: [precompiledStructure],
+  logLevel: "warning",
+});

@@ -1,0 +1,147 @@
+// `stepgate [--http <port>] <stepfile | catalog name>...`: load every
+// stepfile, then serve them over stdio or HTTP until the client or the
+// operator stops it. Loaded only in this mode (see src/cli.ts).
+import { randomUUID } from "node:crypto";
+import { StepgateError } from "../errors.js";
+import { RunRegistry } from "../engine/registry.js";
+import type { RunContext } from "../engine/context.js";
+import { chainedLedgers, DEFAULT_CHECKPOINT_EVERY, type ChainSigning } from "../ledger/chain.js";
+import { fileSinks, stderrSinks } from "../ledger/sinks.js";
+import { KeptLedgers } from "../ledger/kept.js";
+import type { LoadedStepfile } from "../loader/load.js";
+import { createServerFactory } from "../mcp/server.js";
+import { ServedStepfiles } from "../mcp/served.js";
+import { caseRecorder } from "../offline/record-cases.js";
+import { userAgent } from "../egress/user-agent.js";
+import type { OAuthGrants } from "../oauth/grants.js";
+import type { AddressGuard } from "../egress/address-guard.js";
+import { watchStepfiles } from "./watch.js";
+import { catalogEntries, loadArgument } from "./catalog.js";
+import { warningLines } from "./load-warnings.js";
+import type { Options } from "./options.js";
+import { packageVersion } from "./package-root.js";
+
+const err = (line: string) => void process.stderr.write(`${line}\n`);
+
+export async function run(options: Options): Promise<number> {
+  const signing = await ledgerSigning(options);
+  if (typeof signing === "number") return signing;
+  const loaded = await loadAll(options.positionals, options.maxStepfileBytes);
+  if (!loaded) return 1;
+  const stepfiles = new ServedStepfiles(loaded.map((l, i) => ({ source: options.positionals[i]!, loaded: l })));
+  const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`), options.maxStepfileBytes) : () => undefined;
+  // One set of OAuth grants for the process. With --token-store they open at
+  // start (a store that cannot be used stops the server before any run);
+  // otherwise with the first toolbox, so OAuth loads only when a run starts.
+  let grants: OAuthGrants | undefined;
+  if (options.tokenStore !== undefined) {
+    grants = (await import("./grants.js")).openGrants(options.tokenStore, (line) => void process.stderr.write(`${line}\n`));
+    if (!grants) {
+      stopWatching();
+      return 1;
+    }
+  }
+  let addresses: AddressGuard | undefined;
+  const kept = new KeptLedgers();
+  const ledgers = chainedLedgers(kept.tee(options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks()), undefined, signing);
+  const ctx: RunContext = {
+    limits: { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars },
+    ledger: ledgers,
+    newRunId: () => randomUUID(),
+    // Tools (egress, undici, the MCP client, OpenAPI dereferencing, OAuth) load when the first run starts.
+    openToolbox: async (stepfile, ledger, checkInputs, events) => {
+      const [{ openToolbox }, { OAuthGrants }, { addressGuard }] = await Promise.all([import("../tools/toolbox.js"), import("../oauth/grants.js"), import("../egress/address-guard.js")]);
+      grants ??= new OAuthGrants();
+      // One resolving dispatcher for the process, so connections are shared across runs.
+      addresses ??= addressGuard({ allowPrivateHosts: options.allowPrivateHosts });
+      return openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants, addresses }, events);
+    },
+    ...(options.recordCases ? { observe: caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) } : {}),
+  };
+  const registry = new RunRegistry(ctx, options.limits.runIdleMs);
+  const factory = createServerFactory({
+    stepfiles,
+    registry,
+    version: packageVersion(),
+    approvalTimeoutMs: options.limits.runIdleMs,
+    ledgers: kept,
+    // publicUrl is deliberately left unset: only tests replace the public-https check.
+    authoring: {
+      catalog: catalogEntries,
+      grants: { credentials: options.draftCredentials, settings: options.draftSettings },
+      env: process.env,
+      requests: { userAgent: userAgent(packageVersion(), options.contact), timeoutMs: options.limits.requestTimeoutMs, maxBytes: options.limits.responseBytes },
+    },
+  });
+  if (options.http !== undefined) {
+    const log = (line: string) => void process.stderr.write(`stepgate: ${line}\n`);
+    const { startHttpServer } = await import("../http/server.js");
+    const server = await startHttpServer({ port: options.http, factory, idleMs: options.limits.runIdleMs, log, maxSessions: options.maxSessions });
+    await waitForSignal();
+    stopWatching();
+    await server.close();
+    ledgers.checkpointOpen();
+    await registry.closeAll();
+    return 0;
+  }
+  const { serveStdio } = await import("../stdio.js");
+  const { closed } = await serveStdio(factory);
+  await closed;
+  stopWatching();
+  ledgers.checkpointOpen();
+  await registry.closeAll();
+  return 0;
+}
+
+/** Load every stepfile argument, reporting every failure; undefined when any failed. */
+async function loadAll(args: string[], maxBytes: number): Promise<LoadedStepfile[] | undefined> {
+  const results = await Promise.allSettled(args.map((arg) => loadArgument(arg, maxBytes)));
+  let ok = true;
+  const loaded: LoadedStepfile[] = [];
+  const seen = new Map<string, string>();
+  for (const [i, result] of results.entries()) {
+    if (result.status === "rejected") {
+      ok = false;
+      const error = result.reason as Error;
+      const name = error instanceof StepgateError ? `${error.name}: ` : "stepgate: ";
+      process.stderr.write(`${name}${error.message}\n`);
+      continue;
+    }
+    const other = seen.get(result.value.doc.id);
+    if (other !== undefined) {
+      ok = false;
+      process.stderr.write(`StepfileInvalid: ${args[i]} and ${other} both have id ${result.value.doc.id}; each served stepfile needs its own id\n`);
+      continue;
+    }
+    seen.set(result.value.doc.id, args[i]!);
+    for (const line of warningLines(result.value.warnings, args[i]!)) process.stderr.write(`${line}\n`);
+    loaded.push(result.value);
+  }
+  return ok ? loaded : undefined;
+}
+
+/** The signing key (--signing-key, else STEPGATE_SIGNING_KEY), read before serving; an exit code when it cannot be used. */
+async function ledgerSigning(options: Options): Promise<ChainSigning | undefined | number> {
+  const path = options.signingKey ?? (process.env.STEPGATE_SIGNING_KEY || undefined);
+  if (path === undefined) {
+    if (options.checkpointEvery === undefined) return undefined;
+    err("stepgate: --checkpoint-every needs a signing key (--signing-key or STEPGATE_SIGNING_KEY) (see stepgate --help)");
+    return 2;
+  }
+  const { KeyFileError, loadSigner } = await import("../ledger/signing.js");
+  try {
+    return { signer: loadSigner(path), checkpointEvery: options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY };
+  } catch (error) {
+    if (!(error instanceof KeyFileError)) throw error;
+    err(`stepgate: signing key ${error.message}`);
+    return 1;
+  }
+}
+
+/** HTTP mode runs until the operator stops it. */
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
+}

@@ -1,0 +1,108 @@
+// Compiling authors' schemas (inputs, produces, $defs, schema gates) so that
+// loading scales with the number of schemas, not with Ajv's compile cost.
+//
+// Compiling one schema costs about 100 times what checking it against the
+// meta-schema does, and a fresh Ajv instance per stepfile costs more again.
+// Checking needs the meta-schema compiled, which costs more than a dozen
+// author schemas: it is compiled once per process, in one shared instance.
+// A *plain* schema (see below) is checked at load against it (the very
+// check, and message, that `ajv.compile` starts with) and compiled on first
+// use, once per distinct content. Every other schema is compiled at load as
+// before, in an Ajv instance of the stepfile's own (so ids cannot collide
+// across stepfiles) that skips the meta-schema check the shared instance
+// has just passed; one that fails it is compiled by a full instance of its
+// own, which throws exactly what it always threw.
+import { createHash } from "node:crypto";
+import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
+import { compileRegex } from "../expr/regex.js";
+import { createAjv } from "./ajv.js";
+
+/**
+ * Keys that make `ajv.compile` able to fail after the meta-schema check
+ * passed ($ref resolution, duplicate ids or anchors, another dialect) or
+ * tie the schema to one Ajv instance (ids).
+ */
+const compileTimeKeys = new Set(["$ref", "$dynamicRef", "$recursiveRef", "$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$schema"]);
+
+/**
+ * Whether `ajv.compile` cannot fail, nor print, once the meta-schema check
+ * passed: no key of compileTimeKeys anywhere, every `pattern` and
+ * `patternProperties` key compiles under RE2 (with the flag ajv uses), and
+ * every `format` is one Ajv knows (an unknown one is a warning printed at
+ * compile time). It looks at every key, not only keyword positions, so it
+ * errs towards compiling at load.
+ */
+function isPlain(value: unknown, formats: Readonly<Record<string, unknown>>): boolean {
+  if (Array.isArray(value)) return value.every((item) => isPlain(item, formats));
+  if (typeof value !== "object" || value === null) return true;
+  for (const [key, inner] of Object.entries(value)) {
+    if (compileTimeKeys.has(key)) return false;
+    if (key === "pattern" && typeof inner === "string" && !re2Compiles(inner)) return false;
+    if (key === "patternProperties" && typeof inner === "object" && inner !== null && !Object.keys(inner).every(re2Compiles)) return false;
+    if (key === "format" && typeof inner === "string" && !Object.hasOwn(formats, inner)) return false;
+    if (!isPlain(inner, formats)) return false;
+  }
+  return true;
+}
+
+function re2Compiles(pattern: string): boolean {
+  try {
+    compileRegex(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let shared: Ajv2020 | undefined;
+/** Validators of plain schemas by content hash, shared by every stepfile in the process. */
+const plain = new Map<string, ValidateFunction>();
+
+/**
+ * A compile function for one stepfile's schemas: throws what `ajv.compile`
+ * would throw for an invalid schema, at load; returns a validator.
+ */
+export function authorSchemaCompiler(): (schema: object) => ValidateFunction {
+  let own: Ajv2020 | undefined;
+  return (schema) => {
+    if (typeof schema !== "object" || schema === null || Array.isArray(schema) || !isPlain(schema, sharedAjv().formats)) {
+      if (!passesMetaSchema(schema)) return createAjv().compile(schema);
+      own ??= createAjv({ validateSchema: false });
+      return own.compile(schema);
+    }
+    const key = createHash("sha256").update(JSON.stringify(schema)).digest("base64");
+    const known = plain.get(key);
+    if (known) return known;
+    sharedAjv().validateSchema(schema, true);
+    const validator = lazyValidator(sharedAjv(), schema);
+    plain.set(key, validator);
+    return validator;
+  };
+}
+
+function sharedAjv(): Ajv2020 {
+  return (shared ??= createAjv());
+}
+
+function passesMetaSchema(schema: unknown): boolean {
+  try {
+    return sharedAjv().validateSchema(schema as object) as boolean;
+  } catch {
+    // An unknown $schema and the like: the full compile reports it.
+    return false;
+  }
+}
+
+/** A validator that compiles its schema on its first call; `.errors` as Ajv sets them. */
+function lazyValidator(ajv: Ajv2020, schema: object): ValidateFunction {
+  let compiled: ValidateFunction | undefined;
+  const validate = ((data: unknown) => {
+    compiled ??= ajv.compile(schema);
+    const valid = compiled(data) as boolean;
+    validate.errors = compiled.errors;
+    return valid;
+  }) as ValidateFunction;
+  validate.errors = null;
+  validate.schema = schema;
+  return validate;
+}
