@@ -101,7 +101,7 @@ async function serve(options: Options): Promise<number> {
     // publicUrl is deliberately left unset: only tests replace the public-https check.
     authoring: {
       catalog: catalogEntries,
-      grants: { credentials: options.draftCredentials, settings: options.draftSettings },
+      grants: { credentials: options.draftCredentials, settings: options.draftSettings, hosts: options.draftHosts },
       env: process.env,
       requests: { userAgent: userAgent(packageVersion(), options.contact), timeoutMs: options.limits.requestTimeoutMs, maxBytes: options.limits.responseBytes },
     },

@@ -21,8 +21,14 @@ export const AUTHORING_TOOLS = [
   {
     name: "stepgate_inspect_api",
     description:
-      "Inspect an API at a public https URL, without credentials. An OpenAPI document: its sha256 to pin, servers, security schemes, and each operationId with its arguments and success response. An MCP server: its tools with each schema_sha256, or the token endpoint its authorization server advertises when it demands authorization.",
-    inputSchema: { type: "object", required: ["url"], properties: { url: { type: "string", description: "The OpenAPI document's URL or the MCP server's URL." } } },
+      "Inspect an API, without credentials: at a public https URL (or a host the operator granted with --draft-host), or an OpenAPI document given inline as document. An OpenAPI document: its sha256 to pin, servers, security schemes, and each operationId with its arguments and success response. An MCP server: its tools with each schema_sha256, or the token endpoint its authorization server advertises when it demands authorization. Give exactly one of url or document.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        url: { type: "string", description: "The OpenAPI document's URL or the MCP server's URL." },
+        document: { type: "string", description: "An OpenAPI 3.x document's JSON or YAML text (at most --response-bytes long), for an API whose document you already have or that is not public." },
+      },
+    },
   },
   {
     name: "stepgate_validate",

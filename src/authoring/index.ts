@@ -11,11 +11,12 @@ import type { AuthoringToolName } from "./definitions.js";
 import type { DraftRuleContext } from "./draft-rules.js";
 import { exampleText, examplesListText, listExamples, nearExamples, readExample } from "./examples.js";
 import { guide, guideText } from "./guide.js";
-import { inspectApi } from "./inspect-api.js";
+import { inspectApi, inspectApiDocument } from "./inspect-api.js";
 import { inspectionText } from "./inspection-text.js";
 import type { AuthoringOptions } from "./options.js";
 import { outline, outlineText } from "./outline.js";
 import { publicHttpsUrl } from "./public-url.js";
+import { withDraftHosts } from "./draft-hosts.js";
 import { tryDraft } from "./try.js";
 import { validateDraft, validationText } from "./validate.js";
 
@@ -36,7 +37,7 @@ export class Authoring {
   private readonly rules: DraftRuleContext;
 
   constructor(private readonly options: AuthoringOptions) {
-    this.rules = { grants: options.grants, env: options.env, publicUrl: options.publicUrl ?? publicHttpsUrl };
+    this.rules = { grants: options.grants, env: options.env, publicUrl: withDraftHosts(options.grants.hosts ?? [], options.publicUrl ?? publicHttpsUrl) };
   }
 
   async call(name: AuthoringToolName, args: Record<string, unknown>, caller: CallerContext): Promise<AuthoringAnswer> {
@@ -66,8 +67,12 @@ export class Authoring {
         return data(outlineText(result), { ...result });
       }
       case "stepgate_inspect_api": {
-        if (typeof args.url !== "string") return usage("stepgate_inspect_api needs url, an OpenAPI document's or MCP server's https URL");
-        const inspection = await inspectApi(args.url, this.options.requests, this.rules.publicUrl);
+        const given = typeof args.url === "string" ? "url" : typeof args.document === "string" ? "document" : undefined;
+        if (given === undefined || (typeof args.url === "string" && typeof args.document === "string")) {
+          return usage("stepgate_inspect_api needs exactly one of url (an OpenAPI document's or MCP server's https URL) or document (an OpenAPI document's JSON or YAML text)");
+        }
+        const inspection =
+          given === "url" ? await inspectApi(args.url as string, this.options.requests, this.rules.publicUrl) : await inspectApiDocument(args.document as string, this.options.requests.maxBytes);
         return data(inspectionText(inspection), { ...inspection });
       }
       case "stepgate_validate": {

@@ -9,10 +9,12 @@ export interface CatalogEntry {
   file: string;
 }
 
-/** What the operator let drafts use (--draft-credential, --draft-setting). */
+/** What the operator let drafts use (--draft-credential, --draft-setting, --draft-host). */
 export interface DraftGrants {
   credentials: ReadonlyArray<{ name: string; hosts: readonly string[] }>;
   settings: readonly string[];
+  /** Non-public hosts drafts and inspection may reach, each `host[:port]` as URL.host spells it for https. */
+  hosts?: readonly string[];
 }
 
 export interface AuthoringOptions {

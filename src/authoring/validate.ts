@@ -6,6 +6,7 @@ import { StepfileInvalid, type Issue } from "../errors.js";
 import { parseSource } from "../format/source.js";
 import { gateKind } from "../format/types.js";
 import { loadStepfileText, type LoadedStepfile } from "../loader/load.js";
+import { WAY_FORWARD } from "./draft-hosts.js";
 import { draftRuleBreaches, type DraftRuleContext } from "./draft-rules.js";
 import { todoMarkers, type TodoMarker } from "./todo-markers.js";
 
@@ -77,7 +78,7 @@ export function validationText(v: Validation): string {
       lines.push(...v.warnings.map(issueLine));
     }
     if (v.try.accepted) lines.push(v.todos.length > 0 ? "stepgate_try would start it, but a gate whose predicate is still a TODO: string fails every submission." : "stepgate_try would start it.");
-    else lines.push("stepgate_try would refuse it (DraftRefused):", ...v.try.refusals.map((r) => `- ${r}`));
+    else lines.push("stepgate_try would refuse it (DraftRefused):", ...v.try.refusals.map((r) => `- ${r}`), WAY_FORWARD.draft);
   }
   if (v.todos.length > 0) {
     lines.push(`TODO markers left (${v.todos.length}):`);

@@ -32,6 +32,8 @@ Limits and options:
   --contact <email>           sent in the User-Agent (some APIs require one)
   --draft-credential <name>=<host>[,<host>...]   let stepgate_try drafts use this credential on these hosts (repeatable)
   --draft-setting <name>      let stepgate_try drafts use this setting from the environment (repeatable)
+  --draft-host <host[:port]>  let stepgate_try drafts and stepgate_inspect_api reach this exact host even though
+                              it is not public (loopback, private); your deliberate choice (repeatable)
   --record-cases <dir>        write each finished or failed run as <stepfile id>-<run id>.cases.yaml,
                               which stepgate --test replays
   --signing-key <file>        sign each run's closing record and checkpoints with this Ed25519 private key

@@ -2,6 +2,7 @@
 // Every bad value is one line naming the option, and exit code 2.
 import { parseArgs } from "node:util";
 import { DEFAULT_LIMITS, type Limits } from "../limits.js";
+import { normalDraftHost } from "../authoring/draft-hosts.js";
 
 export { DEFAULT_LIMITS, type Limits };
 
@@ -17,6 +18,7 @@ export interface Options {
   contact?: string;
   draftCredentials: Array<{ name: string; hosts: string[] }>;
   draftSettings: string[];
+  draftHosts: string[];
   recordCases?: string;
   watch: boolean;
   clientId?: string;
@@ -59,6 +61,7 @@ export function parseOptions(argv: string[]): Options {
         contact: { type: "string" },
         "draft-credential": { type: "string", multiple: true },
         "draft-setting": { type: "string", multiple: true },
+        "draft-host": { type: "string", multiple: true },
         "record-cases": { type: "string" },
         watch: { type: "boolean" },
         "client-id": { type: "string" },
@@ -94,6 +97,11 @@ export function parseOptions(argv: string[]): Options {
     draftSettings: (v["draft-setting"] ?? []).map((s) => {
       if (!IDENTIFIER.test(s)) throw new UsageError(`--draft-setting ${JSON.stringify(s)}: expected a setting name like jira-site`);
       return s;
+    }),
+    draftHosts: (v["draft-host"] ?? []).map((h) => {
+      const host = normalDraftHost(h);
+      if (host === undefined) throw new UsageError(`--draft-host ${JSON.stringify(h)}: expected a host, optionally with a port, like 127.0.0.1:8080`);
+      return host;
     }),
     watch: v.watch ?? false,
     json: v.json ?? false,
