@@ -104,6 +104,7 @@ async function serve(options: Options): Promise<number> {
       grants: { credentials: options.draftCredentials, settings: options.draftSettings, hosts: options.draftHosts },
       env: process.env,
       requests: { userAgent: userAgent(packageVersion(), options.contact), timeoutMs: options.limits.requestTimeoutMs, maxBytes: options.limits.responseBytes },
+      caseLimits: options.limits,
     },
   });
   if (options.http !== undefined) {

@@ -47,6 +47,20 @@ export const AUTHORING_TOOLS = [
       },
     },
   },
+  {
+    name: "stepgate_test",
+    description:
+      "Play offline cases against a draft (text) or a served stepfile (stepfile), exactly like stepgate --test: each case is a run with recorded calls and outputs, and each entry's expected verdict (pass, or { fail: [gate ids] }) is compared with the engine's. No request is made. Returns the per-case report as text and data.",
+    inputSchema: {
+      type: "object",
+      required: ["cases"],
+      properties: {
+        cases: { type: "string", description: "A cases file's YAML or JSON text: cases: [{ name, inputs?, steps: [{ step, calls?: [{ tool, arguments?, result, is_error? }], output, expect: pass | { fail: [gate ids] } }] }]." },
+        text: { type: "string", description: "The draft's YAML or JSON text." },
+        stepfile: { type: "string", description: "A served stepfile's tool name (its id), instead of text." },
+      },
+    },
+  },
 ] as const;
 
 export type AuthoringToolName = (typeof AUTHORING_TOOLS)[number]["name"];

@@ -18,6 +18,9 @@ import { outline, outlineText } from "./outline.js";
 import { publicHttpsUrl } from "./public-url.js";
 import { withDraftHosts } from "./draft-hosts.js";
 import { tryDraft } from "./try.js";
+import { testCases, type TestTarget } from "./test-cases.js";
+import { CasesInvalid } from "../offline/index.js";
+import { DEFAULT_LIMITS } from "../limits.js";
 import { validateDraft, validationText } from "./validate.js";
 
 export { AUTHORING_TOOLS, isAuthoringTool } from "./definitions.js";
@@ -84,6 +87,24 @@ export class Authoring {
         if (typeof args.text !== "string") return usage("stepgate_try needs text, the draft's YAML or JSON");
         const reply = await tryDraft(args.text, args.inputs ?? {}, { registry: caller.registry, session: caller.session, approver: caller.approver(), rules: this.rules });
         return { kind: "run", reply };
+      }
+      case "stepgate_test": {
+        if (typeof args.cases !== "string") return usage("stepgate_test needs cases, a cases file's YAML or JSON text (cases: [{ name, inputs, steps: [{ step, calls, output, expect }] }])");
+        if ((typeof args.text === "string") === (typeof args.stepfile === "string")) return usage("stepgate_test needs exactly one of text (a draft's YAML or JSON) or stepfile (a served stepfile's tool name)");
+        let target: TestTarget;
+        if (typeof args.text === "string") target = { text: args.text };
+        else {
+          const served = this.options.served?.(args.stepfile as string);
+          if (!served) return usage(`${String(args.stepfile)} is not a stepfile this server serves; give the draft as text instead`);
+          target = { stepfile: served };
+        }
+        try {
+          const { report, text } = await testCases(target, args.cases, this.options.caseLimits ?? DEFAULT_LIMITS);
+          return data(text, { ...report });
+        } catch (error) {
+          if (error instanceof CasesInvalid) return usage(`${error.name}: ${error.message}`);
+          throw error;
+        }
       }
       default:
         throw new InternalError(`no authoring tool ${String(name)}`);

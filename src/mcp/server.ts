@@ -32,7 +32,7 @@ export interface FactoryOptions {
 
 export function createServerFactory(options: FactoryOptions): McpServerFactory {
   const servers = new Map<string, { server: Server; stopListening: () => void }>();
-  const authoring = new Authoring(options.authoring);
+  const authoring = new Authoring({ ...options.authoring, served: (id) => options.stepfiles.byId(id)?.loaded });
   const rounds = new ApprovalRounds(options.approvalTimeoutMs);
   const ledgers = options.ledgers ?? new KeptLedgers(0);
 

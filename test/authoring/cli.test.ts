@@ -24,7 +24,7 @@ async function start(args: string[] = [], env: Record<string, string> = {}) {
 // A keyless stepfile, given as a draft's text: it never becomes a served tool.
 const KEYLESS = readFileSync(new URL("../fixtures/greet.stepfile.yaml", import.meta.url), "utf8");
 
-const AUTHORING = ["stepgate_guide", "stepgate_examples", "stepgate_outline", "stepgate_inspect_api", "stepgate_validate", "stepgate_try"];
+const AUTHORING = ["stepgate_guide", "stepgate_examples", "stepgate_outline", "stepgate_inspect_api", "stepgate_validate", "stepgate_try", "stepgate_test"];
 
 function draftWith(extra: string, tool = "https://api.example.com/v1") {
   return `stepgate: "1"
