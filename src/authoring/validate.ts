@@ -24,7 +24,7 @@ export interface Validation {
   id?: string;
   identity?: string;
   steps?: StepSummary[];
-  /** Likely mistakes the format does not forbid (the draft still loads). */
+  /** Likely mistakes the format does not forbid and what would silently fail at run time (the draft still loads). */
   warnings?: Issue[];
   /** Whether stepgate_try would start this draft, and the draft rules it breaks. */
   try: { accepted: boolean; refusals: string[] };
@@ -82,7 +82,7 @@ export function validationText(v: Validation): string {
   }
   if (v.todos.length > 0) {
     lines.push(`TODO markers left (${v.todos.length}):`);
-    for (const t of v.todos) lines.push(`- ${t.line !== undefined ? `line ${t.line}:${t.column ?? 1} ` : ""}${t.path}: ${t.text}`);
+    for (const t of v.todos) lines.push(issueLine({ ...t, message: t.text }));
   } else lines.push("No TODO markers left.");
   return lines.join("\n");
 }

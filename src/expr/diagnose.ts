@@ -76,6 +76,11 @@ function operands(predicate: unknown): { name: string; args: readonly unknown[] 
   return { name, args: Array.isArray(value) ? value : [value] };
 }
 
+/** Whether a predicate's shape explains itself when it fails (subset, ==, ===, none over join, and of these). */
+export function explainsItself(predicate: unknown): boolean {
+  return shapeExplainer(predicate) !== undefined;
+}
+
 /** The explanation a predicate shape gives of itself, or undefined for shapes that give none. */
 function shapeExplainer(predicate: unknown): Explainer | undefined {
   const shape = operands(predicate);
