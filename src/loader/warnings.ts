@@ -10,6 +10,7 @@
 // - a predicate gate without explain whose shape explains nothing, so a
 //   failing submission gets the message alone.
 import { explainsItself } from "../expr/index.js";
+import { closestNames } from "../format/closest-names.js";
 import type { RawIssue } from "../format/rules.js";
 import type { PathSegment } from "../format/source.js";
 import type { StepDef, StepfileDocument } from "../format/types.js";
@@ -111,7 +112,7 @@ class Walker {
       const next = this.follow(current, [segment]);
       if (next === null) {
         const names = Object.keys((current.properties as Schema | undefined) ?? {});
-        const near = nearest(segment, names);
+        const near = closestNames(segment, names)[0];
         const base = [prefix, ...segments.slice(0, i)].filter(Boolean).join(".");
         const suggestion = near ? `; did you mean ${[base, near].filter(Boolean).join(".")}?` : names.length > 0 ? ` (it declares ${names.join(", ")})` : "";
         this.warnings.push({ path: at, message: `"${path}": ${what} declares no property ${segment} there, so it would be null at run time${suggestion}` });
@@ -187,25 +188,4 @@ class Walker {
 
 function isSchema(value: unknown): value is Schema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The declared name closest to a misspelled one (edit distance at most a third of its length, and at least 1), if any. */
-function nearest(word: string, names: readonly string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const name of names) {
-    const distance = editDistance(word.toLowerCase(), name.toLowerCase());
-    if (!best || distance < best.distance) best = { name, distance };
-  }
-  return best && best.distance <= Math.max(1, Math.floor(word.length / 3)) ? best.name : undefined;
-}
-
-// Levenshtein distance: a dozen lines, not worth a dependency.
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length]!;
 }
