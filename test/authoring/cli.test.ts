@@ -61,7 +61,7 @@ describe("authoring through the CLI", () => {
     const { call } = await start();
     const guide = await call("stepgate_guide");
     expect(guide.content[0]!.text).toContain("stepgate_outline");
-    expect((guide.structuredContent.workflow as string[]).map((s) => s.split(":")[0])).toEqual(["outline", "inspect_api", "write", "validate", "try", "save"]);
+    expect((guide.structuredContent.workflow as string[]).map((s) => s.split(":")[0])).toEqual(["outline", "inspect_api", "write", "validate", "try", "test", "save"]);
     expect(guide.structuredContent.schema).toMatchObject({ $id: "https://stepgate.dev/schema/stepfile-1.json" });
   });
 
