@@ -76,3 +76,24 @@ steps:
     expect(loadStepfileText(open, "draft").warnings).toEqual([]);
   });
 });
+
+describe("serving prints the warnings once at load", () => {
+  it("writes each warning with file:line:column to standard error and serves the file all the same", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { spawnStepgate } = await import("../support/stepgate.js");
+    const file = join(mkdtempSync(join(tmpdir(), "stepgate-warn-")), "reconcile.stepfile.yaml");
+    writeFileSync(file, draft);
+    const stepgate = await spawnStepgate([file]);
+    try {
+      const names = (await stepgate.client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain("reconcile");
+      const lines = stepgate.stderr().split("\n").filter((l) => l.startsWith("stepgate: warning: "));
+      expect(lines).toHaveLength(4);
+      expect(lines[0]).toMatch(new RegExp(`^stepgate: warning: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:18:\\d+ steps\\[0\\]\\.gates\\[0\\]`));
+    } finally {
+      await stepgate.close();
+    }
+  }, 60_000);
+});
