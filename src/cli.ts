@@ -73,7 +73,8 @@ const err = (line: string) => void process.stderr.write(`${line}\n`);
 async function serve(options: Options): Promise<number> {
   const signing = await ledgerSigning(options);
   if (typeof signing === "number") return signing;
-  const loaded = await loadAll(options.positionals);
+  // In stdio mode without --ledger-dir, standard error carries only ledger JSON lines: no warnings there.
+  const loaded = await loadAll(options.positionals, options.ledgerDir !== undefined || options.http !== undefined);
   if (!loaded) return 1;
   const stepfiles = new ServedStepfiles(loaded.map((l, i) => ({ source: options.positionals[i]!, loaded: l })));
   const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`)) : () => undefined;
@@ -126,7 +127,7 @@ async function serve(options: Options): Promise<number> {
 }
 
 /** Load every stepfile argument, reporting every failure; undefined when any failed. */
-async function loadAll(args: string[]): Promise<LoadedStepfile[] | undefined> {
+async function loadAll(args: string[], printWarnings = true): Promise<LoadedStepfile[] | undefined> {
   const results = await Promise.allSettled(args.map((arg) => loadArgument(arg)));
   let ok = true;
   const loaded: LoadedStepfile[] = [];
@@ -146,7 +147,7 @@ async function loadAll(args: string[]): Promise<LoadedStepfile[] | undefined> {
       continue;
     }
     seen.set(result.value.doc.id, args[i]!);
-    for (const line of warningLines(result.value.warnings, args[i]!)) process.stderr.write(`${line}\n`);
+    if (printWarnings) for (const line of warningLines(result.value.warnings, args[i]!)) process.stderr.write(`${line}\n`);
     loaded.push(result.value);
   }
   return ok ? loaded : undefined;

@@ -81,11 +81,11 @@ describe("serving prints the warnings once at load", () => {
   it("writes each warning with file:line:column to standard error and serves the file all the same", async () => {
     const { mkdtempSync, writeFileSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
-    const { join } = await import("node:path");
+    const { dirname, join } = await import("node:path");
     const { spawnStepgate } = await import("../support/stepgate.js");
     const file = join(mkdtempSync(join(tmpdir(), "stepgate-warn-")), "reconcile.stepfile.yaml");
     writeFileSync(file, draft);
-    const stepgate = await spawnStepgate([file]);
+    const stepgate = await spawnStepgate(["--ledger-dir", join(dirname(file), "ledger"), file]);
     try {
       const names = (await stepgate.client.listTools()).tools.map((t) => t.name);
       expect(names).toContain("reconcile");
