@@ -51,7 +51,7 @@ describe("stepgate_validate warnings", () => {
 
   it("lists them in the text answer", async () => {
     const { validationText } = await import("../../src/authoring/validate.js");
-    expect(validationText(validateDraft(draft, rules))).toMatch(/Warnings \(4\)[\s\S]*line 18:\d+ /);
+    expect(validationText(validateDraft(draft, rules))).toMatch(/Warnings \(4;[\s\S]*line 18:\d+ /);
   });
 
   it("has none once fixed, and none for paths the schemas leave open", () => {
