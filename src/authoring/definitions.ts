@@ -21,8 +21,14 @@ export const AUTHORING_TOOLS = [
   {
     name: "stepgate_inspect_api",
     description:
-      "Inspect an API at a public https URL, without credentials. An OpenAPI document: its sha256 to pin, servers, security schemes, and each operationId with its arguments and success response. An MCP server: its tools with each schema_sha256, or the token endpoint its authorization server advertises when it demands authorization.",
-    inputSchema: { type: "object", required: ["url"], properties: { url: { type: "string", description: "The OpenAPI document's URL or the MCP server's URL." } } },
+      "Inspect an API, without credentials: at a public https URL (or a host the operator granted with --draft-host), or an OpenAPI document given inline as document. An OpenAPI document: its sha256 to pin, servers, security schemes, and each operationId with its arguments and success response. An MCP server: its tools with each schema_sha256, or the token endpoint its authorization server advertises when it demands authorization. Give exactly one of url or document.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        url: { type: "string", description: "The OpenAPI document's URL or the MCP server's URL." },
+        document: { type: "string", description: "An OpenAPI 3.x document's JSON or YAML text (at most --response-bytes long), for an API whose document you already have or that is not public." },
+      },
+    },
   },
   {
     name: "stepgate_validate",
@@ -38,6 +44,20 @@ export const AUTHORING_TOOLS = [
       properties: {
         text: { type: "string", description: "The draft's YAML or JSON text." },
         inputs: { type: "object", description: "The run's inputs, matching the draft's inputs schema." },
+      },
+    },
+  },
+  {
+    name: "stepgate_test",
+    description:
+      "Play offline cases against a draft (text) or a served stepfile (stepfile), exactly like stepgate --test: each case is a run with recorded calls and outputs, and each entry's expected verdict (pass, or { fail: [gate ids] }) is compared with the engine's. No request is made. Returns the per-case report as text and data.",
+    inputSchema: {
+      type: "object",
+      required: ["cases"],
+      properties: {
+        cases: { type: "string", description: "A cases file's YAML or JSON text: cases: [{ name, inputs?, steps: [{ step, calls?: [{ tool, arguments?, result, is_error? }], output, expect: pass | { fail: [gate ids] } }] }]." },
+        text: { type: "string", description: "The draft's YAML or JSON text." },
+        stepfile: { type: "string", description: "A served stepfile's tool name (its id), instead of text." },
       },
     },
   },

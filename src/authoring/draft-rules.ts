@@ -32,7 +32,7 @@ export function draftRuleBreaches(doc: StepfileDocument, ctx: DraftRuleContext):
   for (const [id, tool] of Object.entries(doc.tools ?? {})) {
     for (const url of toolUrls(tool)) {
       const problem = urlProblem(fill(url), ctx.publicUrl);
-      if (problem) breaches.push(`tool ${id}: ${url} is not a public https URL (${problem})`);
+      if (problem) breaches.push(`tool ${id}: ${url} is not a public https URL (${problem}) and its host is not granted with --draft-host`);
     }
   }
 

@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { loadStepfileFile } from "../loader/load.js";
-import { closestNames } from "./closest-names.js";
+import { closestNames } from "../format/closest-names.js";
 import { environmentNeeds } from "./needs.js";
 import type { CatalogEntry } from "./options.js";
 

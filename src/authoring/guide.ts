@@ -3,13 +3,15 @@
 // reference of the format, and the JSON Schema the loader checks structure
 // with (the same object schema/stepfile.schema.json is written from).
 import { stepfileStructure } from "../format/structure.js";
+import { expressionReferenceMarkdown } from "./expression-reference.js";
 
 export const WORKFLOW = [
   "outline: give stepgate_outline the procedure as markdown (a SKILL.md or an SOP). It returns a skeleton stepfile with one step per numbered item or second-level heading, each MUST/NEVER/ALWAYS rule as a gate to write, and TODO: markers where you must decide.",
-  "inspect_api: for each API a step must call, give stepgate_inspect_api its OpenAPI document URL (you get the sha256 to pin, the operationIds and their arguments) or its MCP server URL (you get the tool names and each schema_sha256).",
+  "inspect_api: for each API a step must call, give stepgate_inspect_api its OpenAPI document URL (you get the sha256 to pin, the operationIds and their arguments) or its MCP server URL (you get the tool names and each schema_sha256). For an API that is not public, or whose document you already have, give the document's text as document instead.",
   "write: fill in the skeleton: inputs, each step's produces schema, its tools, and a gate for every rule. Replace every TODO: marker.",
   "validate: stepgate_validate lists every issue with its path and line:column, the TODO markers left, and whether stepgate_try would start the draft. Repeat until it is clean.",
   "try: stepgate_try starts a run of the draft from its text; drive it with stepgate_call and stepgate_submit like any run, and check that each gate passes good output and fails bad output.",
+  "test: write offline cases (recorded calls and outputs, each with the verdict it should get) and give them with the draft to stepgate_test; it plays them exactly like stepgate --test, without reaching any API.",
   "save: write the text to <id>.stepfile.yaml and serve it with stepgate <path>; its identity (sha256 of its canonical JSON) is what every run records.",
 ] as const;
 
@@ -39,16 +41,20 @@ and credential (one credential name) and exposes (names, or { name, schema_sha25
 Credentials: { kind: api_key | bearer | oauth2 | basic, hosts, description, scopes (oauth2 only), token_url (oauth2 only) }. The value comes from <NAME>_API_KEY in Stepgate's environment and goes only to hosts; the file never holds a secret.
 Settings: { description, pattern? }: per-operator values such as a site name, from the environment variable <NAME>, usable as {name} only in the host or port of tool URLs and credential hosts.
 
-Drafts given to stepgate_try may call only public https URLs, and may use only credentials and settings the operator granted with --draft-credential name=host[,host] and --draft-setting name; a credential's hosts must be within its grant and it may not have a token_url.`;
+Drafts given to stepgate_try may call only public https URLs and the hosts the operator granted with --draft-host host[:port] (for an API on this machine or a private network), and may use only credentials and settings the operator granted with --draft-credential name=host[,host] and --draft-setting name; a credential's hosts must be within its grant and it may not have a token_url. A refused draft can still be checked offline with stepgate_test, or saved and served.
+
+Replies: completed lists the mechanical steps Stepgate ran itself since your last call (empty when there were none).`;
 
 export interface Guide {
   workflow: readonly string[];
   format: string;
+  /** Every operator with signature, result, example and diagnosis (the same text as docs/stepfile.md's reference). */
+  expressions: string;
   schema: unknown;
 }
 
 export function guide(): Guide {
-  return { workflow: WORKFLOW, format: FORMAT_REFERENCE, schema: stepfileStructure };
+  return { workflow: WORKFLOW, format: FORMAT_REFERENCE, expressions: expressionReferenceMarkdown(), schema: stepfileStructure };
 }
 
 export function guideText(g: Guide): string {
@@ -61,6 +67,8 @@ export function guideText(g: Guide): string {
     "## Format",
     g.format,
     "",
+    "## Expression reference",
+    g.expressions,
     "## JSON Schema of stepfiles",
     JSON.stringify(g.schema, null, 2),
   ].join("\n");

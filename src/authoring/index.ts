@@ -11,12 +11,16 @@ import type { AuthoringToolName } from "./definitions.js";
 import type { DraftRuleContext } from "./draft-rules.js";
 import { exampleText, examplesListText, listExamples, nearExamples, readExample } from "./examples.js";
 import { guide, guideText } from "./guide.js";
-import { inspectApi } from "./inspect-api.js";
+import { inspectApi, inspectApiDocument } from "./inspect-api.js";
 import { inspectionText } from "./inspection-text.js";
 import type { AuthoringOptions } from "./options.js";
 import { outline, outlineText } from "./outline.js";
 import { publicHttpsUrl } from "./public-url.js";
+import { withDraftHosts } from "./draft-hosts.js";
 import { tryDraft } from "./try.js";
+import { testCases, type TestTarget } from "./test-cases.js";
+import { CasesInvalid } from "../offline/index.js";
+import { DEFAULT_LIMITS } from "../limits.js";
 import { validateDraft, validationText } from "./validate.js";
 
 export { AUTHORING_TOOLS, isAuthoringTool } from "./definitions.js";
@@ -36,7 +40,7 @@ export class Authoring {
   private readonly rules: DraftRuleContext;
 
   constructor(private readonly options: AuthoringOptions) {
-    this.rules = { grants: options.grants, env: options.env, publicUrl: options.publicUrl ?? publicHttpsUrl };
+    this.rules = { grants: options.grants, env: options.env, publicUrl: withDraftHosts(options.grants.hosts ?? [], options.publicUrl ?? publicHttpsUrl) };
   }
 
   async call(name: AuthoringToolName, args: Record<string, unknown>, caller: CallerContext): Promise<AuthoringAnswer> {
@@ -66,8 +70,12 @@ export class Authoring {
         return data(outlineText(result), { ...result });
       }
       case "stepgate_inspect_api": {
-        if (typeof args.url !== "string") return usage("stepgate_inspect_api needs url, an OpenAPI document's or MCP server's https URL");
-        const inspection = await inspectApi(args.url, this.options.requests, this.rules.publicUrl);
+        const given = typeof args.url === "string" ? "url" : typeof args.document === "string" ? "document" : undefined;
+        if (given === undefined || (typeof args.url === "string" && typeof args.document === "string")) {
+          return usage("stepgate_inspect_api needs exactly one of url (an OpenAPI document's or MCP server's https URL) or document (an OpenAPI document's JSON or YAML text)");
+        }
+        const inspection =
+          given === "url" ? await inspectApi(args.url as string, this.options.requests, this.rules.publicUrl) : await inspectApiDocument(args.document as string, this.options.requests.maxBytes);
         return data(inspectionText(inspection), { ...inspection });
       }
       case "stepgate_validate": {
@@ -79,6 +87,24 @@ export class Authoring {
         if (typeof args.text !== "string") return usage("stepgate_try needs text, the draft's YAML or JSON");
         const reply = await tryDraft(args.text, args.inputs ?? {}, { registry: caller.registry, session: caller.session, approver: caller.approver(), rules: this.rules });
         return { kind: "run", reply };
+      }
+      case "stepgate_test": {
+        if (typeof args.cases !== "string") return usage("stepgate_test needs cases, a cases file's YAML or JSON text (cases: [{ name, inputs, steps: [{ step, calls, output, expect }] }])");
+        if ((typeof args.text === "string") === (typeof args.stepfile === "string")) return usage("stepgate_test needs exactly one of text (a draft's YAML or JSON) or stepfile (a served stepfile's tool name)");
+        let target: TestTarget;
+        if (typeof args.text === "string") target = { text: args.text };
+        else {
+          const served = this.options.served?.(args.stepfile as string);
+          if (!served) return usage(`${String(args.stepfile)} is not a stepfile this server serves; give the draft as text instead`);
+          target = { stepfile: served };
+        }
+        try {
+          const { report, text } = await testCases(target, args.cases, this.options.caseLimits ?? DEFAULT_LIMITS);
+          return data(text, { ...report });
+        } catch (error) {
+          if (error instanceof CasesInvalid) return usage(`${error.name}: ${error.message}`);
+          throw error;
+        }
       }
       default:
         throw new InternalError(`no authoring tool ${String(name)}`);

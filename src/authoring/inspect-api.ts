@@ -1,9 +1,12 @@
-// stepgate_inspect_api: public https URLs only, never with a credential.
-// What the URL is, is decided by trying: a JSON or YAML document with
-// `openapi` (or `swagger`, to say it is unsupported) is an OpenAPI document;
-// anything else is tried as an MCP server over Streamable HTTP.
+// stepgate_inspect_api: public https URLs only (or hosts the operator granted
+// with --draft-host), never with a credential; or an OpenAPI document given
+// inline as text, which needs no request at all. What a URL is, is decided by
+// trying: a JSON or YAML document with `openapi` (or `swagger`, to say it is
+// unsupported) is an OpenAPI document; anything else is tried as an MCP
+// server over Streamable HTTP.
 import { ApiDocumentInvalid, UrlNotPublic } from "../errors.js";
 import { parseDocument } from "../tools/openapi/index.js";
+import { WAY_FORWARD } from "./draft-hosts.js";
 import { inspectMcp, type McpInspection } from "./inspect-mcp.js";
 import { inspectOpenApi, type OpenApiInspection } from "./inspect-openapi.js";
 import { inspectFetch } from "./inspect-policy.js";
@@ -16,8 +19,10 @@ export type ApiInspection = OpenApiInspection | McpInspection;
 const ACCEPT = "application/json, application/yaml;q=0.9, text/yaml;q=0.9, */*;q=0.1";
 
 export async function inspectApi(raw: string, requests: AuthoringOptions["requests"], check: PublicUrlCheck): Promise<ApiInspection> {
+  // A pasted document is not a URL to judge; say which argument takes it.
+  if (/[\n{]/.test(raw) || /^\s*(openapi|swagger)\s*:/.test(raw)) throw new UrlNotPublic(raw, "it looks like a document, not a URL", WAY_FORWARD.inspect);
   const problem = urlProblem(raw, check);
-  if (problem) throw new UrlNotPublic(raw, problem);
+  if (problem) throw new UrlNotPublic(raw, problem, WAY_FORWARD.inspect);
   const url = new URL(raw);
   const response = await inspectFetch(requests, [url.host], "inspect document")(url, { headers: { accept: ACCEPT } });
   let notDocument: string;
@@ -45,4 +50,15 @@ function asApiDocument(bytes: Uint8Array, url: string): Record<string, unknown> 
   } catch (error) {
     return (error as Error).message;
   }
+}
+
+/** An OpenAPI document given as text (JSON or YAML), at most maxBytes long: the same listing as a fetched one. */
+export async function inspectApiDocument(text: string, maxBytes: number): Promise<OpenApiInspection> {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length > maxBytes) {
+    throw new ApiDocumentInvalid(`the document is ${bytes.length} bytes, more than the ${maxBytes} Stepgate reads (--response-bytes); host it and give its url instead`, { bytes: bytes.length, limit: maxBytes });
+  }
+  const document = asApiDocument(bytes, "the inline document");
+  if (typeof document === "string") throw new ApiDocumentInvalid(`the inline document is not an OpenAPI document: ${document}`);
+  return inspectOpenApi(undefined, bytes, document);
 }

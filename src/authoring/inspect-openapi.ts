@@ -23,7 +23,8 @@ export interface InspectedOperation {
 
 export interface OpenApiInspection {
   kind: "openapi";
-  url: string;
+  /** Absent for a document given inline. */
+  url?: string;
   sha256: string;
   openapi: string;
   title?: string;
@@ -34,13 +35,13 @@ export interface OpenApiInspection {
   without_operation_id: Array<{ method: string; path: string; summary?: string }>;
 }
 
-export async function inspectOpenApi(url: string, bytes: Uint8Array, document: Json): Promise<OpenApiInspection> {
+export async function inspectOpenApi(url: string | undefined, bytes: Uint8Array, document: Json): Promise<OpenApiInspection> {
   const doc = await dereference(document);
   const info = isObject(doc.info) ? doc.info : {};
   const components = isObject(doc.components) ? doc.components : {};
   const inspection: OpenApiInspection = {
     kind: "openapi",
-    url,
+    ...(url !== undefined ? { url } : {}),
     sha256: sha256(bytes),
     openapi: String(doc.openapi),
     ...(typeof info.title === "string" ? { title: info.title } : {}),

@@ -20,8 +20,10 @@ export function inspectionText(i: ApiInspection): string {
     return lines.join("\n");
   }
   const lines = [
-    `${i.url} is an OpenAPI ${i.openapi} document${i.title ? ` (${i.title})` : ""}.`,
-    `Pin it as: openapi: { server: <base URL>, url: ${i.url}, sha256: ${i.sha256} }`,
+    `${i.url ?? "The inline document"} is an OpenAPI ${i.openapi} document${i.title ? ` (${i.title})` : ""}.`,
+    i.url !== undefined
+      ? `Pin it as: openapi: { server: <base URL>, url: ${i.url}, sha256: ${i.sha256} }`
+      : `Use it as: openapi: { server: <base URL>, document: <this document> } (or host these exact bytes and pin url: <its URL>, sha256: ${i.sha256})`,
     `Servers: ${i.servers.map((s) => s.url).join(", ") || "none listed"}`,
     `Security schemes: ${Object.keys(i.security_schemes).join(", ") || "none"}`,
     `Operations (${i.operations.length}):`,

@@ -1,5 +1,7 @@
 // What the authoring tools need from the server that hosts them. The CLI
 // fills this from its options; nothing here reads process state itself.
+import type { Limits } from "../limits.js";
+import type { LoadedStepfile } from "../loader/load.js";
 import type { PublicUrlCheck } from "./public-url.js";
 
 /** A bundled catalog entry: awesome-stepfiles/<category>/<name>/<name>.stepfile.yaml. */
@@ -9,10 +11,12 @@ export interface CatalogEntry {
   file: string;
 }
 
-/** What the operator let drafts use (--draft-credential, --draft-setting). */
+/** What the operator let drafts use (--draft-credential, --draft-setting, --draft-host). */
 export interface DraftGrants {
   credentials: ReadonlyArray<{ name: string; hosts: readonly string[] }>;
   settings: readonly string[];
+  /** Non-public hosts drafts and inspection may reach, each `host[:port]` as URL.host spells it for https. */
+  hosts?: readonly string[];
 }
 
 export interface AuthoringOptions {
@@ -23,6 +27,10 @@ export interface AuthoringOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Request limits for stepgate_inspect_api (the same as a run's). */
   requests: { userAgent: string; timeoutMs: number; maxBytes: number };
+  /** The limits stepgate_test plays cases under, as `stepgate --test` does (default: the seed's). */
+  caseLimits?: Pick<Limits, "callsPerStep" | "toolResultChars">;
+  /** A served stepfile by tool name, for stepgate_test; the MCP factory supplies it. */
+  served?: (id: string) => LoadedStepfile | undefined;
   /**
    * INTERNAL, for tests only; the CLI never sets it. Replaces the "public
    * https" check of inspection and draft rules. Tests may only touch

@@ -38,11 +38,55 @@ interface SkeletonGate {
   predicate: string;
 }
 
-interface SkeletonStep {
+interface AgentStep {
   id: string;
   instructions: string;
   produces: Record<string, unknown>;
   gates: SkeletonGate[];
+}
+
+interface MechanicalStep {
+  id: string;
+  do: { calls: Array<{ id: string; operation: string; arguments: Record<string, unknown> }>; output: unknown };
+  produces: Record<string, unknown>;
+}
+
+type SkeletonStep = AgentStep | MechanicalStep;
+
+/**
+ * A first step that only gets data (fetch, download, list, look up...) before
+ * later steps work on it is better done by Stepgate itself: a mechanical step
+ * calling the API, so the agent starts from data no one could have made up.
+ */
+const FETCHES = /^\W*(?:first,?\s+)?(?:fetch|get|retrieve|download|pull|list|query|look\s+up|export)\b/i;
+/** ...from a system, not from what the agent was given. */
+const FROM_A_SYSTEM = /\b(?:api|endpoint|service|database|server|system|tracker|crm|erp)s?\b/i;
+
+/** The tools: stub a fetching step calls through, for the author to fill in from stepgate_inspect_api. */
+const TOOLS_STUB = {
+  api: {
+    openapi: {
+      server: "TODO: the API's base URL (stepgate_inspect_api lists the document's servers)",
+      url: "TODO: the OpenAPI document's URL, or replace url and sha256 with document: <the document>",
+      sha256: "TODO: the sha256 stepgate_inspect_api gives for the document",
+    },
+    exposes: ["TODO: the operationId that fetches the data"],
+  },
+};
+
+function fetchingStep(id: string, text: string): MechanicalStep {
+  return {
+    id,
+    do: {
+      calls: [{ id: "fetch", operation: "TODO: the operationId that fetches the data", arguments: {} }],
+      output: { data: { var: "responses.fetch" } },
+    },
+    produces: {
+      type: "object",
+      description: `TODO: Stepgate runs this step itself: it calls the API and passes the response on as steps.${id}.data. From the procedure: ${text}`,
+      properties: { data: {} },
+    },
+  };
 }
 
 function skeleton(p: Procedure) {
@@ -59,9 +103,11 @@ function skeleton(p: Procedure) {
         predicate: "TODO: this rule is stated for the whole procedure; move this gate to the step whose output shows it, and write an expression that is true only when the output keeps it",
       })),
     ];
+    const id = stepIds.take(slug(s.title, "step"));
+    if (i === 0 && p.steps.length > 1 && rules.length === 0 && general.length === 0 && (FETCHES.test(s.title) || FETCHES.test(s.text)) && FROM_A_SYSTEM.test(`${s.title} ${s.text}`)) return fetchingStep(id, s.text);
     if (gates.length === 0) gates.push({ id: gateIds.take("check"), message: "TODO: what a good output of this step must show", predicate: "TODO: an expression over output (and calls) that is true only for a good output" });
     return {
-      id: stepIds.take(slug(s.title, "step")),
+      id,
       instructions: s.text,
       produces: { type: "object", description: "TODO: the JSON Schema of what this step submits: the properties its gates check", properties: {} },
       gates,
@@ -82,9 +128,12 @@ function skeleton(p: Procedure) {
     ...(p.title ?? p.name ? { title: p.title ?? p.name } : {}),
     description: p.description ?? "TODO: one sentence saying what this procedure does (the MCP tool description)",
     inputs: { type: "object", description: "TODO: the values a caller gives when starting a run; steps read them as {{inputs.<name>}}", properties: {} },
+    ...(steps.some((s) => "do" in s) ? { tools: TOOLS_STUB } : {}),
     steps,
   };
 }
+
+const DANGLING = new Set(["a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "by", "at", "from", "must", "be", "is", "are", "that", "than", "its", "each", "every"]);
 
 /** An identifier (`^[a-z][a-z0-9-]*$`) from the first words of a text. */
 export function slug(text: string, fallback: string, max = 40): string {
@@ -96,10 +145,15 @@ export function slug(text: string, fallback: string, max = 40): string {
     .replace(/[^a-z0-9]+/g, " ")
     .trim()
     .split(" ")
-    .filter(Boolean)
-    .slice(0, 5);
-  let id = words.join("-");
-  if (id.length > max) id = id.slice(0, max).replace(/-[^-]*$/, "") || id.slice(0, max);
+    .filter(Boolean);
+  // Whole words only, as many as fit in max, without a dangling "the" or "and" at the end.
+  const kept: string[] = [];
+  for (const word of words.slice(0, 6)) {
+    if ([...kept, word].join("-").length > max) break;
+    kept.push(word);
+  }
+  while (kept.length > 1 && DANGLING.has(kept[kept.length - 1]!)) kept.pop();
+  let id = kept.length > 0 ? kept.join("-") : (words[0] ?? "").slice(0, max);
   if (!/^[a-z]/.test(id)) id = id ? `${fallback}-${id}` : fallback;
   return id.slice(0, max).replace(/-$/, "");
 }

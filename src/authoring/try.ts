@@ -8,6 +8,7 @@ import type { RunRegistry } from "../engine/registry.js";
 import type { Reply } from "../engine/replies.js";
 import { loadStepfileText } from "../loader/load.js";
 import type { Session } from "../session.js";
+import { WAY_FORWARD } from "./draft-hosts.js";
 import { draftRuleBreaches, type DraftRuleContext } from "./draft-rules.js";
 
 export interface TryContext {
@@ -21,6 +22,6 @@ export interface TryContext {
 export async function tryDraft(text: string, inputs: unknown, ctx: TryContext): Promise<Reply> {
   const loaded = loadStepfileText(text, "draft");
   const breaches = draftRuleBreaches(loaded.doc, ctx.rules);
-  if (breaches.length > 0) throw new DraftRefused(breaches);
+  if (breaches.length > 0) throw new DraftRefused(breaches, WAY_FORWARD.draft);
   return ctx.registry.start(loaded, inputs ?? {}, ctx.session, ctx.approver);
 }

@@ -6,6 +6,7 @@ import { StepfileInvalid, type Issue } from "../errors.js";
 import { parseSource } from "../format/source.js";
 import { gateKind } from "../format/types.js";
 import { loadStepfileText, type LoadedStepfile } from "../loader/load.js";
+import { WAY_FORWARD } from "./draft-hosts.js";
 import { draftRuleBreaches, type DraftRuleContext } from "./draft-rules.js";
 import { todoMarkers, type TodoMarker } from "./todo-markers.js";
 
@@ -23,7 +24,7 @@ export interface Validation {
   id?: string;
   identity?: string;
   steps?: StepSummary[];
-  /** Likely mistakes the format does not forbid (the draft still loads). */
+  /** Likely mistakes the format does not forbid and what would silently fail at run time (the draft still loads). */
   warnings?: Issue[];
   /** Whether stepgate_try would start this draft, and the draft rules it breaks. */
   try: { accepted: boolean; refusals: string[] };
@@ -77,11 +78,11 @@ export function validationText(v: Validation): string {
       lines.push(...v.warnings.map(issueLine));
     }
     if (v.try.accepted) lines.push(v.todos.length > 0 ? "stepgate_try would start it, but a gate whose predicate is still a TODO: string fails every submission." : "stepgate_try would start it.");
-    else lines.push("stepgate_try would refuse it (DraftRefused):", ...v.try.refusals.map((r) => `- ${r}`));
+    else lines.push("stepgate_try would refuse it (DraftRefused):", ...v.try.refusals.map((r) => `- ${r}`), WAY_FORWARD.draft);
   }
   if (v.todos.length > 0) {
     lines.push(`TODO markers left (${v.todos.length}):`);
-    for (const t of v.todos) lines.push(`- ${t.line !== undefined ? `line ${t.line}:${t.column ?? 1} ` : ""}${t.path}: ${t.text}`);
+    for (const t of v.todos) lines.push(issueLine({ ...t, message: t.text }));
   } else lines.push("No TODO markers left.");
   return lines.join("\n");
 }

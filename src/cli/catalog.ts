@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { loadStepfileFile, type LoadedStepfile } from "../loader/load.js";
-import { closestNames } from "../authoring/closest-names.js";
+import { closestNames } from "../format/closest-names.js";
 import { packageRoot } from "./package-root.js";
 
 export interface CatalogEntry {

@@ -32,6 +32,8 @@ Limits and options:
   --contact <email>           sent in the User-Agent (some APIs require one)
   --draft-credential <name>=<host>[,<host>...]   let stepgate_try drafts use this credential on these hosts (repeatable)
   --draft-setting <name>      let stepgate_try drafts use this setting from the environment (repeatable)
+  --draft-host <host[:port]>  let stepgate_try drafts and stepgate_inspect_api reach this exact host even though
+                              it is not public (loopback, private); your deliberate choice (repeatable)
   --allow-private-host <host>  let runs reach this DNS name although it resolves to a private,
                               loopback or link-local address (a self-hosted API; repeatable)
   --max-stepfile-bytes <n>    largest stepfile or cases file read; larger ones are refused before parsing (default 4194304)

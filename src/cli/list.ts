@@ -6,7 +6,7 @@ import type { StepfileDocument } from "../format/types.js";
 import { loadStepfileFile } from "../loader/load.js";
 import { catalogEntries, type CatalogEntry } from "./catalog.js";
 import { entryFacts, featureWords, needsText, type EntryFacts } from "./catalog-facts.js";
-import { closestNames } from "../authoring/closest-names.js";
+import { closestNames } from "../format/closest-names.js";
 
 interface Listed {
   entry: CatalogEntry;

@@ -3,6 +3,7 @@
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import { DEFAULT_LIMITS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_STEPFILE_BYTES, type Limits } from "../limits.js";
+import { normalDraftHost } from "../authoring/draft-hosts.js";
 
 export { DEFAULT_LIMITS, type Limits };
 
@@ -24,6 +25,7 @@ export interface Options {
   maxStepfileBytes: number;
   /** Most HTTP sessions open at once (--max-sessions). */
   maxSessions: number;
+  draftHosts: string[];
   recordCases?: string;
   watch: boolean;
   clientId?: string;
@@ -69,6 +71,7 @@ export function parseOptions(argv: string[]): Options {
         "allow-private-host": { type: "string", multiple: true },
         "max-stepfile-bytes": { type: "string" },
         "max-sessions": { type: "string" },
+        "draft-host": { type: "string", multiple: true },
         "record-cases": { type: "string" },
         watch: { type: "boolean" },
         "client-id": { type: "string" },
@@ -108,6 +111,11 @@ export function parseOptions(argv: string[]): Options {
     allowPrivateHosts: (v["allow-private-host"] ?? []).map(privateHost),
     maxStepfileBytes: integer("--max-stepfile-bytes", v["max-stepfile-bytes"], DEFAULT_MAX_STEPFILE_BYTES, 1),
     maxSessions: integer("--max-sessions", v["max-sessions"], DEFAULT_MAX_SESSIONS, 1),
+    draftHosts: (v["draft-host"] ?? []).map((h) => {
+      const host = normalDraftHost(h);
+      if (host === undefined) throw new UsageError(`--draft-host ${JSON.stringify(h)}: expected a host, optionally with a port, like 127.0.0.1:8080`);
+      return host;
+    }),
     watch: v.watch ?? false,
     json: v.json ?? false,
     positionals: parsed.positionals,

@@ -26,7 +26,8 @@ const err = (line: string) => void process.stderr.write(`${line}\n`);
 export async function run(options: Options): Promise<number> {
   const signing = await ledgerSigning(options);
   if (typeof signing === "number") return signing;
-  const loaded = await loadAll(options.positionals, options.maxStepfileBytes);
+  // In stdio mode without --ledger-dir, standard error carries only ledger JSON lines: warnings reach the client as log messages instead.
+  const loaded = await loadAll(options.positionals, options.maxStepfileBytes, options.ledgerDir !== undefined || options.http !== undefined);
   if (!loaded) return 1;
   const stepfiles = new ServedStepfiles(loaded.map((l, i) => ({ source: options.positionals[i]!, loaded: l })));
   const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`), options.maxStepfileBytes) : () => undefined;
@@ -68,9 +69,10 @@ export async function run(options: Options): Promise<number> {
     // publicUrl is deliberately left unset: only tests replace the public-https check.
     authoring: {
       catalog: catalogEntries,
-      grants: { credentials: options.draftCredentials, settings: options.draftSettings },
+      grants: { credentials: options.draftCredentials, settings: options.draftSettings, hosts: options.draftHosts },
       env: process.env,
       requests: { userAgent: userAgent(packageVersion(), options.contact), timeoutMs: options.limits.requestTimeoutMs, maxBytes: options.limits.responseBytes },
+      caseLimits: options.limits,
     },
   });
   if (options.http !== undefined) {
@@ -94,7 +96,7 @@ export async function run(options: Options): Promise<number> {
 }
 
 /** Load every stepfile argument, reporting every failure; undefined when any failed. */
-async function loadAll(args: string[], maxBytes: number): Promise<LoadedStepfile[] | undefined> {
+async function loadAll(args: string[], maxBytes: number, printWarnings = true): Promise<LoadedStepfile[] | undefined> {
   const results = await Promise.allSettled(args.map((arg) => loadArgument(arg, maxBytes)));
   let ok = true;
   const loaded: LoadedStepfile[] = [];
@@ -114,7 +116,7 @@ async function loadAll(args: string[], maxBytes: number): Promise<LoadedStepfile
       continue;
     }
     seen.set(result.value.doc.id, args[i]!);
-    for (const line of warningLines(result.value.warnings, args[i]!)) process.stderr.write(`${line}\n`);
+    if (printWarnings) for (const line of warningLines(result.value.warnings, args[i]!)) process.stderr.write(`${line}\n`);
     loaded.push(result.value);
   }
   return ok ? loaded : undefined;

@@ -21,6 +21,11 @@ export interface CompiledGate {
   diagnose(data: Data): string;
 }
 
+/** What a failing gate adds when its explain gave null, "" or []. */
+export const EMPTY_EXPLAIN = "(the explain expression produced nothing)";
+/** What a failing gate of a self-explaining shape adds when that shape found nothing to show. */
+export const EMPTY_AUTOMATIC = "(the automatic diagnosis found nothing to show: give this gate an explain)";
+
 /** The longest explanation added to a message, in code points. */
 export const explanationLimit = 2000;
 
@@ -32,11 +37,15 @@ export function compileGate(gate: PredicateGate): CompiledGate {
   const predicate = compileNode(gate.predicate, ".predicate");
   const explain = gate.explain === undefined ? undefined : compileNode(gate.explain, ".explain");
   const explainer: Explainer | undefined = explain ? (data, root) => describe(explain(data, root)) : shapeExplainer(gate.predicate);
+  // A diagnosis that stops at the message (often ending in ":") leaves the
+  // author guessing; saying why nothing followed points at what to fix.
+  const blank = explain ? EMPTY_EXPLAIN : EMPTY_AUTOMATIC;
   return {
     test: (data) => predicate(data, data) === true,
     diagnose: (data) => {
-      const extra = explainer ? cut(explainer(data, data)) : "";
-      return extra === "" ? gate.message : `${gate.message} ${extra}`;
+      if (!explainer) return gate.message;
+      const extra = cut(explainer(data, data));
+      return `${gate.message} ${extra === "" ? blank : extra}`;
     },
   };
 }
@@ -67,6 +76,11 @@ function operands(predicate: unknown): { name: string; args: readonly unknown[] 
   return { name, args: Array.isArray(value) ? value : [value] };
 }
 
+/** Whether a predicate's shape explains itself when it fails (subset, ==, ===, none over join, and of these). */
+export function explainsItself(predicate: unknown): boolean {
+  return shapeExplainer(predicate) !== undefined;
+}
+
 /** The explanation a predicate shape gives of itself, or undefined for shapes that give none. */
 function shapeExplainer(predicate: unknown): Explainer | undefined {
   const shape = operands(predicate);
@@ -79,7 +93,9 @@ function shapeExplainer(predicate: unknown): Explainer | undefined {
   if (name === "==" || name === "===") {
     const got = compileNode(args[0]);
     const expected = compileNode(args[1]);
-    return (data, root) => `expected ${compactJson(expected(data, root))}, got ${compactJson(got(data, root))}`;
+    const from = operandName(args[0]);
+    const source = from === undefined ? "" : ` (${from})`;
+    return (data, root) => `expected ${compactJson(expected(data, root))}, got ${compactJson(got(data, root))}${source}`;
   }
   if (name === "none" && operands(args[0])?.name === "join") {
     const pairs = compileNode(args[0]);
@@ -107,4 +123,19 @@ function andExplainer(args: readonly unknown[]): Explainer | undefined {
       .map((part) => part.explain(data, root))
       .filter((text) => text !== "")
       .join(" | ");
+}
+
+/**
+ * What the first operand of `==` reads, in words, for the common shapes
+ * (`output.count`, `the length of output.items`), so "expected 1, got 2"
+ * says what was 2; undefined for anything else.
+ */
+function operandName(node: unknown): string | undefined {
+  const shape = operands(node);
+  if (!shape) return undefined;
+  const [first] = shape.args;
+  if (shape.name === "var" && typeof first === "string" && first !== "") return first;
+  if (shape.name === "results" && typeof first === "string") return `results of ${first}${typeof shape.args[1] === "string" ? ` at ${shape.args[1]}` : ""}`;
+  const inner = shape.name === "length" ? operandName(first) : undefined;
+  return inner === undefined ? undefined : `the length of ${inner}`;
 }

@@ -11,7 +11,7 @@ export { truthy } from "./truthy.js";
 export { asJson, jsonEqual, jsonKey } from "./json.js";
 export { isOperator, operatorNames } from "./operators/index.js";
 export { compileTemplate, type CompiledTemplate } from "./template.js";
-export { compileGate, diagnose, describe, type CompiledGate, type PredicateGate } from "./diagnose.js";
+export { compileGate, diagnose, describe, explainsItself, type CompiledGate, type PredicateGate } from "./diagnose.js";
 export { checkExpression, checkTemplate, type CheckContext, type ExpressionCheck, type ExpressionIssue, type Place } from "./check.js";
 export { compileRegex, re2AjvRegExp, type AjvRegExp } from "./regex.js";
 

@@ -16,6 +16,7 @@ import type { StepfileDocument } from "../format/types.js";
 import { compileStepfile, type CompiledStepfile } from "./compile.js";
 import { checkExpressions } from "./expression-rules.js";
 import structure from "./structure-check.js";
+import { stepfileWarnings } from "./warnings.js";
 
 export interface LoadedStepfile {
   readonly doc: StepfileDocument;
@@ -23,7 +24,7 @@ export interface LoadedStepfile {
   readonly compiled: CompiledStepfile;
   /** Where it came from, for messages: a path, a catalog name or "draft". */
   readonly source: string;
-  /** Likely mistakes the format does not forbid (src/format/warnings.ts): for the author, never a refusal. */
+  /** Likely mistakes the format does not forbid (src/format/warnings.ts) and what would silently fail (src/loader/warnings.ts): for the author, never a refusal. */
   readonly warnings: readonly Issue[];
 }
 
@@ -59,7 +60,7 @@ export function loadStepfileText(text: string, source: string): LoadedStepfile {
   if (ruleIssues.length > 0) fail(ruleIssues);
   const { compiled, issues } = compileStepfile(doc);
   if (!compiled) fail(issues);
-  const warnings = positioned(checked.filter((i) => i.warning), parsed);
+  const warnings = [...positioned(checked.filter((i) => i.warning), parsed), ...positioned(stepfileWarnings(doc), parsed)];
   return deepFreeze({ doc, identity: hashJson(doc), compiled: compiled!, source, warnings });
 }
 

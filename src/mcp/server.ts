@@ -38,7 +38,7 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
   // The authoring tools (markdown, OpenAPI and MCP inspection, ...) load on
   // their first call: most sessions only run stepfiles.
   let authoring: Promise<Authoring> | undefined;
-  const authoringTools = () => (authoring ??= import("../authoring/index.js").then((m) => new m.Authoring(options.authoring)));
+  const authoringTools = () => (authoring ??= import("../authoring/index.js").then((m) => new m.Authoring({ ...options.authoring, served: (id) => options.stepfiles.byId(id)?.loaded })));
   // Every session asks for the same list until --watch changes it.
   let listed: { version: number; tools: ReturnType<typeof toolList> } | undefined;
   const tools = () => {

@@ -24,7 +24,7 @@ async function start(args: string[] = [], env: Record<string, string> = {}) {
 // A keyless stepfile, given as a draft's text: it never becomes a served tool.
 const KEYLESS = readFileSync(new URL("../fixtures/greet.stepfile.yaml", import.meta.url), "utf8");
 
-const AUTHORING = ["stepgate_guide", "stepgate_examples", "stepgate_outline", "stepgate_inspect_api", "stepgate_validate", "stepgate_try"];
+const AUTHORING = ["stepgate_guide", "stepgate_examples", "stepgate_outline", "stepgate_inspect_api", "stepgate_validate", "stepgate_try", "stepgate_test"];
 
 function draftWith(extra: string, tool = "https://api.example.com/v1") {
   return `stepgate: "1"
@@ -61,7 +61,7 @@ describe("authoring through the CLI", () => {
     const { call } = await start();
     const guide = await call("stepgate_guide");
     expect(guide.content[0]!.text).toContain("stepgate_outline");
-    expect((guide.structuredContent.workflow as string[]).map((s) => s.split(":")[0])).toEqual(["outline", "inspect_api", "write", "validate", "try", "save"]);
+    expect((guide.structuredContent.workflow as string[]).map((s) => s.split(":")[0])).toEqual(["outline", "inspect_api", "write", "validate", "try", "test", "save"]);
     expect(guide.structuredContent.schema).toMatchObject({ $id: "https://stepgate.dev/schema/stepfile-1.json" });
   });
 

@@ -123,3 +123,30 @@ describe("slug", () => {
     expect(slug("a".repeat(100), "step")).toHaveLength(40);
   });
 });
+
+describe("stepgate_outline: fetching steps and whole-word ids", () => {
+  it("cuts gate ids at a word boundary without a dangling small word", () => {
+    expect(slug("The total MUST equal the sum of the invoices", "rule")).toBe("the-total-must-equal-the-sum");
+    expect(slug("List each invoice exactly once and never twice", "rule")).toBe("list-each-invoice-exactly-once");
+    expect(slug("supercalifragilisticexpialidocious-and-more-words", "rule", 20)).toBe("supercalifragilistic");
+  });
+
+  it("proposes a tools: stub and a mechanical step when the procedure fetches data first", () => {
+    const result = outline(`# Reconcile invoices
+
+1. Fetch the open invoices from the billing API.
+2. Compare them with the ledger. The total MUST equal the sum of the invoices.
+`);
+    const doc = parse(result.stepfile) as { tools: Record<string, unknown>; steps: Array<Record<string, unknown>> };
+    expect(Object.keys(doc.tools)).toEqual(["api"]);
+    expect(doc.steps[0]).toMatchObject({ do: { calls: [{ id: "fetch", operation: expect.stringContaining("TODO:") }], output: { data: { var: "responses.fetch" } } } });
+    expect(doc.steps[0]).not.toHaveProperty("instructions");
+    expect(doc.steps[1]).toMatchObject({ instructions: expect.stringContaining("Compare"), gates: [{ id: "the-total-must-equal-the-sum" }] });
+    expect(result.todos.map((t) => t.path)).toEqual(expect.arrayContaining(["tools.api.openapi.server", "steps[0].do.calls[0].operation"]));
+  });
+
+  it("keeps a procedure that does not start by fetching all agent steps, without tools", () => {
+    const doc = parse(outline("1. Write the summary.\n2. Check it.\n").stepfile) as Record<string, unknown>;
+    expect(doc).not.toHaveProperty("tools");
+  });
+});

@@ -21,9 +21,13 @@ describe("compileGate", () => {
 
   it("== adds expected and got (diagnosis-equal)", () => {
     const gate = { message: "count must be the number of sources", predicate: { "==": [{ var: "output.count" }, { length: { var: "inputs.sources" } }] } };
-    expect(diagnose(gate, { ...sources, output: { count: 3 } })).toBe("count must be the number of sources expected 2, got 3");
+    expect(diagnose(gate, { ...sources, output: { count: 3 } })).toBe("count must be the number of sources expected 2, got 3 (output.count)");
     const strict = { message: "m", predicate: { "===": [{ var: "output.v" }, "x"] } };
-    expect(diagnose(strict, { output: {} })).toBe('m expected "x", got null');
+    expect(diagnose(strict, { output: {} })).toBe('m expected "x", got null (output.v)');
+    const counted = { message: "list each invoice once", predicate: { "==": [{ length: { var: "output.ids" } }, 2] } };
+    expect(diagnose(counted, { output: { ids: [1] } })).toBe("list each invoice once expected 2, got 1 (the length of output.ids)");
+    const computed = { message: "m", predicate: { "==": [{ "+": [1, 1] }, 3] } };
+    expect(diagnose(computed, {})).toBe("m expected 3, got 2");
   });
 
   it("none over a join adds the left of every pair that met the condition (diagnosis-join)", () => {
@@ -46,8 +50,8 @@ describe("compileGate", () => {
       },
     };
     const data = { ...sources, output: { cited: ["S-01", "S-09"], count: 1 } };
-    expect(diagnose(gate, data)).toBe('cite only the given sources and count them ["S-09"] | expected 2, got 1');
-    expect(diagnose(gate, { ...sources, output: { cited: ["S-01"], count: 3 } })).toBe("cite only the given sources and count them expected 1, got 3");
+    expect(diagnose(gate, data)).toBe('cite only the given sources and count them ["S-09"] | expected 2, got 1 (output.count)');
+    expect(diagnose(gate, { ...sources, output: { cited: ["S-01"], count: 3 } })).toBe("cite only the given sources and count them expected 1, got 3 (output.count)");
   });
 
   it("explain replaces the automatic diagnosis (diagnosis-and, operators)", () => {
@@ -66,13 +70,16 @@ describe("compileGate", () => {
     expect(diagnose(gate, { let: { unknown: ["S-09"] } })).toBe('cite only the given sources; these are not among them: ["S-09"]');
   });
 
-  it("null, empty string and empty array add nothing; other shapes add nothing", () => {
+  it("null, empty string and empty array add no value, and the diagnosis says the explain produced nothing", () => {
     for (const value of [null, "", []]) {
-      expect(diagnose({ message: "m", predicate: false, explain: { var: "v" } }, { v: value })).toBe("m");
+      expect(diagnose({ message: "m:", predicate: false, explain: { var: "v" } }, { v: value })).toBe("m: (the explain expression produced nothing)");
     }
+  });
+
+  it("shapes that explain nothing add nothing; a self-explaining shape that finds nothing says so", () => {
     expect(diagnose({ message: "m", predicate: { ">": [1, 2] } }, {})).toBe("m");
     expect(diagnose({ message: "m", predicate: { and: [{ ">": [1, 2] }, true] } }, {})).toBe("m");
-    expect(diagnose({ message: "m", predicate: { subset: [{ var: "a" }, { var: "b" }] } }, { a: "x", b: [] })).toBe("m");
+    expect(diagnose({ message: "m", predicate: { subset: [{ var: "a" }, { var: "b" }] } }, { a: "x", b: [] })).toBe("m (the automatic diagnosis found nothing to show: give this gate an explain)");
   });
 
   it("cuts the explanation at 2,000 code points", () => {

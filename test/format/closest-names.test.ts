@@ -1,6 +1,6 @@
 // "did you mean": the nearest names to a typo, and none for a far one.
 import { describe, expect, it } from "vitest";
-import { closestNames, editDistance } from "../../src/authoring/closest-names.js";
+import { closestNames, editDistance } from "../../src/format/closest-names.js";
 
 const names = ["github-pr-review", "github-release", "osv-triage", "release-notes", "fx-revaluation"];
 
