@@ -24,8 +24,9 @@ describe("npm run bench -- --quick", () => {
       );
       expect(stdout).toContain(`- Benches: ${benches.length}, failed: 0`);
       expect(stdout).not.toContain(": FAILED");
-      // One `## ` section per bench, after the document's own title.
-      expect(stdout.match(/^## /gm)?.length).toBe(benches.length);
+      // One `## ` section per bench, after the document's own title, and the "what we changed" section from bench/changes.md.
+      expect(stdout.match(/^## /gm)?.length).toBe(benches.length + 1);
+      expect(stdout).toContain("## What we changed and what it bought");
       expect(readFileSync(doc, "utf8")).toBe(before);
     },
     1_600_000,

@@ -3,7 +3,7 @@
 // --test, the file loads and the warning appears exactly once.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
 import { stepgate } from "../offline/cli.js";
@@ -39,11 +39,20 @@ function files(): { stepfile: string; cases: string } {
 describe("load warnings through the CLI", () => {
   it("serves a stepfile with a warning, printing it once", async () => {
     const { stepfile } = files();
-    const server = await spawnStepgate([stepfile]);
+    // With --ledger-dir, standard error is free for messages; without it, it carries only ledger lines.
+    const server = await spawnStepgate(["--ledger-dir", join(dirname(stepfile), "ledger"), stepfile]);
     open.push(server);
     const tools = (await server.client.listTools()).tools.map((t) => t.name);
     expect(tools).toContain("warned");
     expect(server.stderr().match(WARNING)).toHaveLength(1);
+  }, 120_000);
+
+  it("keeps standard error for ledger lines in stdio mode without --ledger-dir", async () => {
+    const { stepfile } = files();
+    const server = await spawnStepgate([stepfile]);
+    open.push(server);
+    expect((await server.client.listTools()).tools.map((t) => t.name)).toContain("warned");
+    expect(server.stderr().match(WARNING)).toBeNull();
   }, 120_000);
 
   it("replays under --test, warning once for the stepfile and once for the cases file's unknown field", async () => {

@@ -65,9 +65,12 @@ describe("SIGKILL under load", () => {
         expect(text.endsWith("\n")).toBe(true);
         for (const line of text.trimEnd().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
       }
-      const verified = await run(process.execPath, [stepgateBin, "--verify", ...files.map((f) => join(dir, f))]);
-      expect(verified.stdout.trim().split("\n")).toHaveLength(files.length);
-      expect(verified.stdout).not.toMatch(/does not follow|cannot be read/);
+      // A killed run has no closing record, so --verify exits 1 calling it open; what matters is that
+      // every file is an intact prefix: closed (unsigned, no key here) or open, never tampered or unreadable.
+      const verified = await run(process.execPath, [stepgateBin, "--verify", "--json", ...files.map((f) => join(dir, f))]).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }));
+      const verdicts = (JSON.parse(verified.stdout) as { files: Array<{ verdict: { status: string } }> }).files.map((f) => f.verdict.status);
+      expect(verdicts).toHaveLength(files.length);
+      for (const status of verdicts) expect(["unsigned", "open"]).toContain(status);
     }
     expect(killedAfter).toHaveLength(rounds);
   });
