@@ -21,7 +21,9 @@ describe("deadline", () => {
     const failure = egress({ operation: "slow", method: "POST", url: `${api.origin}/` }, testPolicy([api.host], { timeoutMs: 300 }));
     await expect(failure).rejects.toBeInstanceOf(ToolCallFailed);
     await expect(failure).rejects.toMatchObject({ status: null, details: { reason: "no complete response within 300 ms" } });
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Without the deadline the 100,000 declared bytes would take 2,000 s to drip in;
+    // the bound is far above 300 ms so a loaded machine cannot fail it.
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it("ends an endless body at the deadline", async () => {
@@ -64,12 +66,12 @@ describe("byte cap", () => {
   });
 
   it("stops reading a chunked body once it passes the cap", async () => {
+    // The body never ends: had the reader not stopped at the cap, the deadline would end it
+    // as ToolCallFailed instead, so the error type alone tells the two apart.
     const api = await serve(drip("w".repeat(1024), 1));
-    const started = Date.now();
     await expect(egress({ operation: "big", method: "GET", url: `${api.origin}/` }, testPolicy([api.host], { maxBytes: 64 * 1024, timeoutMs: 10_000 }))).rejects.toBeInstanceOf(
       ResponseTooLarge,
     );
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it("accepts a body of exactly the cap", async () => {

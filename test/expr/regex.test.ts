@@ -48,9 +48,10 @@ describe("re2AjvRegExp with ajv 2020", () => {
   it("runs pattern in linear time", () => {
     const validate = ajv.compile({ type: "string", pattern: "^(a+)+$" });
     const started = performance.now();
-    expect(validate(`${"a".repeat(30)}b`)).toBe(false);
-    // JavaScript's RegExp needs minutes for this input; RE2 needs microseconds.
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(validate(`${"a".repeat(40)}b`)).toBe(false);
+    // JavaScript's RegExp needs hours for this input (2^40 backtracking paths); RE2 needs microseconds. The
+    // bound tells the two apart and still holds on a loaded machine.
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(validate("a".repeat(30))).toBe(true);
   });
 
@@ -59,8 +60,8 @@ describe("re2AjvRegExp with ajv 2020", () => {
     expect(validate({ "x-aaa": 1 })).toBe(true);
     expect(validate({ "x-aaa": "no" })).toBe(false);
     const started = performance.now();
-    expect(validate({ [`x-${"a".repeat(30)}b`]: 1 })).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(validate({ [`x-${"a".repeat(40)}b`]: 1 })).toBe(false);
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   it("refuses a lookahead pattern at schema compile time", () => {

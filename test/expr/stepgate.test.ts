@@ -177,8 +177,9 @@ describe("strings", () => {
     const text = `${"a".repeat(5000)}b`;
     const started = performance.now();
     expect(run({ match_all: [text, "^(a+)+$"] })).toEqual([]);
-    // A backtracking engine takes far longer than this on 5,000 characters.
-    expect(performance.now() - started).toBeLessThan(2000);
+    // A backtracking engine takes far longer than this on 5,000 characters (it would
+    // never finish); RE2 takes milliseconds, and the bound allows a loaded machine.
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 });
 

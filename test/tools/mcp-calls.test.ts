@@ -92,7 +92,9 @@ describe("a failed MCP tool call", () => {
     const started = Date.now();
     const reply = await run.call("lookup", { query: "Acme" });
     expect(structured(reply)).toMatchObject({ state: "failed", error: "ResponseTooLarge" });
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // Well under the 60 s default --request-timeout-ms, which is when a reader that
+    // waited for the stream to end would give up; generous for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(30_000);
     const { ledger } = await run.finish();
     await close();
     expect(ledger.at(-1)).toMatchObject({ type: "run_failed", error: "ResponseTooLarge" });
