@@ -13,6 +13,7 @@ import { build, type Plugin } from "esbuild";
 import { CATALOG_INDEX_FILE } from "../src/cli/catalog-index.js";
 import { catalogIndex } from "../src/cli/catalog-listed.js";
 import { stepfileStructure } from "../src/format/structure.js";
+import { createAjv } from "../src/jsonschema/ajv.js";
 import { structureOptions } from "../src/loader/structure-check.js";
 
 const root = resolve(import.meta.dirname, "..");
@@ -44,6 +45,20 @@ const namedBuild: Plugin = {
   },
 };
 
+// src/jsonschema/meta-schema-check.ts compiles the 2020-12 meta-schema when
+// it is imported; the bundle gets it as standalone code too (same options:
+// createAjv). That code calls the RE2 pattern hook by its name.
+const precompiledMetaSchema: Plugin = {
+  name: "precompiled-meta-schema",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]jsonschema[\\/]meta-schema-check\.ts$/ }, () => {
+      const ajv = createAjv({ standaloneCode: true });
+      const code = standalone(ajv, ajv.getSchema(ajv.defaultMeta() as string)!);
+      return { contents: `import { re2AjvRegExp } from "../expr/regex.js";\n${code}`, loader: "js", resolveDir: join(root, "src", "jsonschema") };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -59,7 +74,7 @@ await build({
   // Dependencies shipped as CommonJS (ajv, yaml's helpers, ...) call
   // require() for Node's own modules; an ESM bundle has no require of its own.
   banner: { js: 'import { createRequire as __stepgateRequire } from "node:module";\nconst require = __stepgateRequire(import.meta.url);' },
-  plugins: [precompiledStructure, namedBuild],
+  plugins: [precompiledStructure, precompiledMetaSchema, namedBuild],
   logLevel: "warning",
 });
 

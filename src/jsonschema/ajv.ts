@@ -10,14 +10,15 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 export type Validator = ValidateFunction;
 
-export function createAjv(options: { strict?: boolean; validateSchema?: boolean } = {}): Ajv2020 {
+/** `standaloneCode`: keep the source of what it compiles, for Ajv standalone code (build time only: scripts/build.ts). */
+export function createAjv(options: { strict?: boolean; validateSchema?: boolean; standaloneCode?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
     strict: options.strict ?? false,
     validateSchema: options.validateSchema ?? true,
     validateFormats: true,
     // Authors' patterns run under RE2: linear time, so no output can stall a gate.
-    code: { regExp: re2AjvRegExp },
+    code: { regExp: re2AjvRegExp, ...(options.standaloneCode ? { source: true, esm: true } : {}) },
   });
   addFormats(ajv);
   return ajv;

@@ -4,10 +4,11 @@
 // Compiling one schema costs about 100 times what checking it against the
 // meta-schema does, and a fresh Ajv instance per stepfile costs more again.
 // Checking needs the meta-schema compiled, which costs more than a dozen
-// author schemas: it is compiled once per process, in one shared instance.
-// A *plain* schema (see below) is checked at load against it (the very
-// check, and message, that `ajv.compile` starts with) and compiled on first
-// use, once per distinct content. Every other schema is compiled at load as
+// author schemas: the bundle has it generated at build time
+// (meta-schema-check.ts). A *plain* schema (see below) is checked at load
+// against it (the very check, and message, that `ajv.compile` starts with)
+// and compiled on first use, once per distinct content, in one shared
+// instance that does not check it again. Every other schema is compiled at load as
 // before, in an Ajv instance of the stepfile's own (so ids cannot collide
 // across stepfiles) that skips the meta-schema check the shared instance
 // has just passed; one that fails it is compiled by a full instance of its
@@ -16,6 +17,7 @@ import { createHash } from "node:crypto";
 import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
 import { compileRegex } from "../expr/regex.js";
 import { createAjv } from "./ajv.js";
+import checkMetaSchema from "./meta-schema-check.js";
 
 /**
  * Keys that make `ajv.compile` able to fail after the meta-schema check
@@ -73,18 +75,21 @@ export function authorSchemaCompiler(): (schema: object) => ValidateFunction {
     const key = createHash("sha256").update(JSON.stringify(schema)).digest("base64");
     const known = plain.get(key);
     if (known) return known;
-    sharedAjv().validateSchema(schema, true);
+    // What `validateSchema(schema, true)` throws; a plain schema has no $schema, so the default meta-schema applies.
+    if (!checkMetaSchema(schema)) throw new Error(`schema is invalid: ${sharedAjv().errorsText(checkMetaSchema.errors)}`);
     const validator = lazyValidator(sharedAjv(), schema);
     plain.set(key, validator);
     return validator;
   };
 }
 
+/** Compiles schemas that passed the meta-schema check already; validateSchema() on it still checks one with its own $schema. */
 function sharedAjv(): Ajv2020 {
-  return (shared ??= createAjv());
+  return (shared ??= createAjv({ validateSchema: false }));
 }
 
 function passesMetaSchema(schema: unknown): boolean {
+  if (typeof schema === "object" && schema !== null && (schema as { $schema?: unknown }).$schema === undefined) return checkMetaSchema(schema) as boolean;
   try {
     return sharedAjv().validateSchema(schema as object) as boolean;
   } catch {
