@@ -47,14 +47,13 @@ const namedBuild: Plugin = {
 
 // src/jsonschema/meta-schema-check.ts compiles the 2020-12 meta-schema when
 // it is imported; the bundle gets it as standalone code too (same options:
-// createAjv). That code calls the RE2 pattern hook by its name.
+// createAjv, native patterns).
 const precompiledMetaSchema: Plugin = {
   name: "precompiled-meta-schema",
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/]jsonschema[\\/]meta-schema-check\.ts$/ }, () => {
-      const ajv = createAjv({ standaloneCode: true });
-      const code = standalone(ajv, ajv.getSchema(ajv.defaultMeta() as string)!);
-      return { contents: `import { re2AjvRegExp } from "../expr/regex.js";\n${code}`, loader: "js", resolveDir: join(root, "src", "jsonschema") };
+      const ajv = createAjv({ standaloneCode: true, nativePatterns: true });
+      return { contents: standalone(ajv, ajv.getSchema(ajv.defaultMeta() as string)!), loader: "js", resolveDir: join(root, "src", "jsonschema") };
     });
   },
 };

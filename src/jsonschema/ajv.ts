@@ -10,15 +10,19 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 export type Validator = ValidateFunction;
 
-/** `standaloneCode`: keep the source of what it compiles, for Ajv standalone code (build time only: scripts/build.ts). */
-export function createAjv(options: { strict?: boolean; validateSchema?: boolean; standaloneCode?: boolean } = {}): Ajv2020 {
+/**
+ * `standaloneCode`: keep the source of what it compiles, for Ajv standalone code (build time only: scripts/build.ts).
+ * `nativePatterns`: JavaScript RegExp instead of RE2, only for Stepgate's own fixed schemas (the meta-schema, whose two
+ * patterns mean the same under both): compiling the first RE2 pattern in a process costs tens of ms of CPU.
+ */
+export function createAjv(options: { strict?: boolean; validateSchema?: boolean; standaloneCode?: boolean; nativePatterns?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
     strict: options.strict ?? false,
     validateSchema: options.validateSchema ?? true,
     validateFormats: true,
     // Authors' patterns run under RE2: linear time, so no output can stall a gate.
-    code: { regExp: re2AjvRegExp, ...(options.standaloneCode ? { source: true, esm: true } : {}) },
+    code: { ...(options.nativePatterns ? {} : { regExp: re2AjvRegExp }), ...(options.standaloneCode ? { source: true, esm: true } : {}) },
   });
   addFormats(ajv);
   return ajv;

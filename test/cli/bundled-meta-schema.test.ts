@@ -9,6 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { createAjv } from "../../src/jsonschema/ajv.js";
+import checkMetaSchema from "../../src/jsonschema/meta-schema-check.js";
 import { loadStepfileFile } from "../../src/loader/load.js";
 import { stepgateBin } from "../support/paths.js";
 
@@ -115,4 +117,13 @@ describe("authors' schemas against the meta-schema, bundled and from src/", () =
     await expect(loadStepfileFile(join(dir, name), name)).resolves.toBeDefined();
     expect(await built(name)).toEqual({ code: 0, stderr: "" });
   }, 120_000);
+
+  it("answers every schema as Ajv's own meta-schema check with RE2 patterns does, errors included", () => {
+    const ajv = createAjv();
+    for (const schema of [...refused, ...accepted].filter((s) => (s as { $schema?: unknown }).$schema === undefined)) {
+      const valid = ajv.validateSchema(schema as object);
+      expect(checkMetaSchema(schema), JSON.stringify(schema)).toBe(valid);
+      expect(checkMetaSchema.errors ?? null, JSON.stringify(schema)).toEqual(ajv.errors ?? null);
+    }
+  });
 });
