@@ -3,12 +3,16 @@
 // options.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { formatNames } from "ajv-formats/dist/formats.js";
 import { re2AjvRegExp } from "../expr/regex.js";
 
 // ajv-formats ships CommonJS whose default export TypeScript sees as a namespace.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 export type Validator = ValidateFunction;
+
+/** The formats every createAjv() instance knows: addFormats adds these names (its default list), Ajv none of its own. */
+export const KNOWN_FORMATS: ReadonlySet<string> = new Set(formatNames);
 
 /**
  * `standaloneCode`: keep the source of what it compiles, for Ajv standalone code (build time only: scripts/build.ts).
