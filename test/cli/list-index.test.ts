@@ -3,7 +3,7 @@
 // stepfile changed, and the index the build ships covers the whole catalog.
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { catalogEntries } from "../../src/cli/catalog-entries.js";
 import { CATALOG_INDEX_FILE, contentHash, indexKey, type CatalogIndex } from "../../src/cli/catalog-index.js";
@@ -52,9 +52,14 @@ describe("--list from the catalog index", () => {
     const text = readFileSync(dates!.file, "utf8").replace(/^title: .*$/m, "title: Edited after the build");
     expect(text).toContain("title: Edited after the build");
     writeFileSync(dates!.file, text);
+    // And one entry is added after the index was written.
+    const added = catalogEntries(root).find((e) => e.name === "wiki-brief")!;
+    cpSync(join(root, added.category, added.name), join(copy, added.category, added.name), { recursive: true });
     const { out } = await list([], { root: copy, index });
     expect(out).toContain(`  ${notes!.name}  Title from the index\n`);
     expect(out).toContain(`  ${dates!.name}  Edited after the build\n`);
+    expect(out).toContain(`  wiki-brief  ${(await list(["wiki-brief"], { root, index: undefined })).out.split("\n")[1]!.replace(/^ {2}wiki-brief {2}/, "")}\n`);
+    expect(out).toMatch(/^3 entries;/m);
 
     // Broken after the build: loaded, so it says why, as without an index.
     writeFileSync(dates!.file, "stepgate: \"1\"\nid: meeting-dates\n");
@@ -62,7 +67,7 @@ describe("--list from the catalog index", () => {
     expect(broken).toEqual(await list(["meeting-dates"], { root: copy, index: undefined }));
     expect(broken.out).toMatch(/^ {2}meeting-dates {2}INVALID: .+$/m);
     // An invalid entry is never in the index.
-    expect(Object.keys((await catalogIndex(copy, "test-build")).entries)).toEqual([indexKey(copy, notes!.file)]);
+    expect(Object.keys((await catalogIndex(copy, "test-build")).entries).sort()).toEqual([indexKey(copy, notes!.file), `${added.category}/${added.name}/${basename(added.file)}`].sort());
   }, SLOW);
 
   it("ships with the build: one index entry per catalog entry, for the bytes in the repository, named for the bundle's build", () => {
