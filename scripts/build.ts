@@ -4,12 +4,16 @@
 // resolving hundreds of modules. Source maps are written beside each file;
 // STEPGATE_DEBUG turns them on for stack traces (bin/stepgate.js).
 // Type checking is `npm run typecheck`; esbuild only strips types.
-import { rmSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { build, type Plugin } from "esbuild";
+import { CATALOG_INDEX_FILE } from "../src/cli/catalog-index.js";
+import { catalogIndex } from "../src/cli/catalog-listed.js";
 import { stepfileStructure } from "../src/format/structure.js";
+import { createAjv } from "../src/jsonschema/ajv.js";
 import { structureOptions } from "../src/loader/structure-check.js";
 
 const root = resolve(import.meta.dirname, "..");
@@ -31,6 +35,29 @@ const precompiledStructure: Plugin = {
   },
 };
 
+// The bundle names its build (src/cli/build-id.ts), and so does the catalog
+// index written beside it below: the bundle trusts only its own index.
+const buildId = randomUUID();
+const namedBuild: Plugin = {
+  name: "named-build",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]cli[\\/]build-id\.ts$/ }, () => ({ contents: `export const BUILD_ID = ${JSON.stringify(buildId)};`, loader: "js" }));
+  },
+};
+
+// src/jsonschema/meta-schema-check.ts compiles the 2020-12 meta-schema when
+// it is imported; the bundle gets it as standalone code too (same options:
+// createAjv, native patterns).
+const precompiledMetaSchema: Plugin = {
+  name: "precompiled-meta-schema",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]jsonschema[\\/]meta-schema-check\.ts$/ }, () => {
+      const ajv = createAjv({ standaloneCode: true, nativePatterns: true });
+      return { contents: standalone(ajv, ajv.getSchema(ajv.defaultMeta() as string)!), loader: "js", resolveDir: join(root, "src", "jsonschema") };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -46,6 +73,10 @@ await build({
   // Dependencies shipped as CommonJS (ajv, yaml's helpers, ...) call
   // require() for Node's own modules; an ESM bundle has no require of its own.
   banner: { js: 'import { createRequire as __stepgateRequire } from "node:module";\nconst require = __stepgateRequire(import.meta.url);' },
-  plugins: [precompiledStructure],
+  plugins: [precompiledStructure, precompiledMetaSchema, namedBuild],
   logLevel: "warning",
 });
+
+// What `--list` shows of each catalog entry, so that it need not load them
+// (src/cli/catalog-index.ts says when an entry is answered from here).
+writeFileSync(join(outdir, CATALOG_INDEX_FILE), `${JSON.stringify(await catalogIndex(join(root, "awesome-stepfiles"), buildId))}\n`);

@@ -1,39 +1,11 @@
 // The bundled catalog, awesome-stepfiles/<domain>/<name>/<name>.stepfile.yaml
 // (or .stepfile.json), and how a command-line argument names a stepfile: a
 // path by its suffix, else a catalog name.
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { loadStepfileFile, type LoadedStepfile } from "../loader/load.js";
 import { closestNames } from "../format/closest-names.js";
-import { packageRoot } from "./package-root.js";
+import { catalogEntries, type CatalogEntry } from "./catalog-entries.js";
 
-export interface CatalogEntry {
-  name: string;
-  /** The entry's domain: the folder it sits in (engineering, finance, ...). */
-  category: string;
-  file: string;
-}
-
-/** The stepfile names an entry folder may hold, in the order they are looked for. */
-const STEPFILE_SUFFIXES = [".stepfile.yaml", ".stepfile.json"];
-
-export function catalogRoot(): string {
-  return join(packageRoot(), "awesome-stepfiles");
-}
-
-export function catalogEntries(root = catalogRoot()): CatalogEntry[] {
-  if (!existsSync(root)) return [];
-  const entries: CatalogEntry[] = [];
-  for (const category of readdirSync(root).sort()) {
-    const dir = join(root, category);
-    if (!statSync(dir).isDirectory()) continue;
-    for (const name of readdirSync(dir).sort()) {
-      const file = STEPFILE_SUFFIXES.map((suffix) => join(dir, name, `${name}${suffix}`)).find((f) => existsSync(f));
-      if (file) entries.push({ name, category, file });
-    }
-  }
-  return entries;
-}
+export { catalogEntries, catalogRoot, type CatalogEntry } from "./catalog-entries.js";
 
 export function isStepfilePath(arg: string): boolean {
   return /\.(ya?ml|json)$/i.test(arg);

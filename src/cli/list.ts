@@ -2,25 +2,34 @@
 // what each entry needs. Words filter it: an entry is shown when every word
 // is found in its domain, name, title, description, needs or features
 // (`keyless`, `approve`, `oauth2`, ...). Nothing matching is exit 1.
-import type { StepfileDocument } from "../format/types.js";
-import { loadStepfileFile } from "../loader/load.js";
-import { catalogEntries, type CatalogEntry } from "./catalog.js";
-import { entryFacts, featureWords, needsText, type EntryFacts } from "./catalog-facts.js";
+// Each entry's facts come from the build-time index when it holds them for
+// the stepfile as it is (src/cli/catalog-index.ts); any other entry is
+// loaded, and the loader itself is only imported then.
+import { catalogEntries, catalogRoot, type CatalogEntry } from "./catalog-entries.js";
+import { builtCatalogIndex, indexedFacts, type CatalogIndex, type ListedFacts } from "./catalog-index.js";
 import { closestNames } from "../format/closest-names.js";
 
 interface Listed {
   entry: CatalogEntry;
-  loaded?: { doc: StepfileDocument; facts: EntryFacts };
+  shown?: ListedFacts;
   invalid?: string;
 }
 
-export async function listCatalog(words: readonly string[], out: (text: string) => void, err: (line: string) => void): Promise<number> {
-  const entries = catalogEntries();
+/** Where the catalog is read from: the package's own, with the index its build wrote, unless given. */
+export interface CatalogSource {
+  root?: string;
+  index?: CatalogIndex | undefined;
+}
+
+export async function listCatalog(words: readonly string[], out: (text: string) => void, err: (line: string) => void, from: CatalogSource = {}): Promise<number> {
+  const root = from.root ?? catalogRoot();
+  const entries = catalogEntries(root);
   if (entries.length === 0) {
     out("The catalog is empty.\n");
     return 0;
   }
-  const listed = await Promise.all(entries.map(listedEntry));
+  const index = "index" in from ? from.index : builtCatalogIndex();
+  const listed = await Promise.all(entries.map((entry) => listedEntry(entry, indexedFacts(index, root, entry))));
   const wanted = words.map((w) => w.toLowerCase());
   const shown = listed.filter((l) => wanted.every((w) => haystack(l).includes(w)));
   if (shown.length === 0) {
@@ -35,12 +44,11 @@ export async function listCatalog(words: readonly string[], out: (text: string) 
     const inDomain = shown.filter((l) => l.entry.category === domain);
     lines.push(`${domain} (${inDomain.length})`);
     for (const l of inDomain) {
-      if (!l.loaded) {
+      if (!l.shown) {
         lines.push(`  ${l.entry.name}  INVALID: ${l.invalid}`);
         continue;
       }
-      const { doc, facts } = l.loaded;
-      lines.push(`  ${l.entry.name}  ${doc.title ?? doc.description ?? ""}`, `      needs: ${needsText(facts)}`);
+      lines.push(`  ${l.entry.name}  ${l.shown.title ?? l.shown.description ?? ""}`, `      needs: ${l.shown.needs}`);
     }
   }
   const total = shown.length === listed.length ? `${listed.length} entries` : `${shown.length} of ${listed.length} entries`;
@@ -48,18 +56,17 @@ export async function listCatalog(words: readonly string[], out: (text: string) 
   return 0;
 }
 
-async function listedEntry(entry: CatalogEntry): Promise<Listed> {
+async function listedEntry(entry: CatalogEntry, indexed: ListedFacts | undefined): Promise<Listed> {
+  if (indexed) return { entry, shown: indexed };
+  const { loadListedFacts } = await import("./catalog-listed.js");
   try {
-    const { doc } = await loadStepfileFile(entry.file, entry.name);
-    return { entry, loaded: { doc, facts: entryFacts(doc, entry.file) } };
+    return { entry, shown: await loadListedFacts(entry) };
   } catch (error) {
     return { entry, invalid: (error as Error).message.split("\n")[0] };
   }
 }
 
 function haystack(l: Listed): string {
-  const { doc, facts } = l.loaded ?? {};
-  return [l.entry.category, l.entry.name, doc?.title, doc?.description, facts ? needsText(facts) : "", ...(facts ? featureWords(facts) : [])]
-    .join(" ")
-    .toLowerCase();
+  const { shown } = l;
+  return [l.entry.category, l.entry.name, shown?.title, shown?.description, shown?.needs ?? "", ...(shown?.words ?? [])].join(" ").toLowerCase();
 }

@@ -4,18 +4,21 @@
 // Compiling one schema costs about 100 times what checking it against the
 // meta-schema does, and a fresh Ajv instance per stepfile costs more again.
 // Checking needs the meta-schema compiled, which costs more than a dozen
-// author schemas: it is compiled once per process, in one shared instance.
-// A *plain* schema (see below) is checked at load against it (the very
-// check, and message, that `ajv.compile` starts with) and compiled on first
-// use, once per distinct content. Every other schema is compiled at load as
-// before, in an Ajv instance of the stepfile's own (so ids cannot collide
-// across stepfiles) that skips the meta-schema check the shared instance
-// has just passed; one that fails it is compiled by a full instance of its
-// own, which throws exactly what it always threw.
+// author schemas: the bundle has it generated at build time
+// (meta-schema-check.ts). A *plain* schema (see below) is checked at load
+// against it (the very check, and message, that `ajv.compile` starts with)
+// and compiled on first use, once per distinct content, in one shared
+// instance that does not check it again (so a server that has not run a
+// gate yet has made no Ajv instance at all). Every other schema is compiled
+// at load as before, in an Ajv instance of the stepfile's own (so ids
+// cannot collide across stepfiles) that skips the meta-schema check it has
+// just passed; one that fails it is compiled by a full instance of its own,
+// which throws exactly what it always threw.
 import { createHash } from "node:crypto";
 import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
 import { compileRegex } from "../expr/regex.js";
-import { createAjv } from "./ajv.js";
+import { createAjv, KNOWN_FORMATS } from "./ajv.js";
+import checkMetaSchema from "./meta-schema-check.js";
 
 /**
  * Keys that make `ajv.compile` able to fail after the meta-schema check
@@ -32,15 +35,15 @@ const compileTimeKeys = new Set(["$ref", "$dynamicRef", "$recursiveRef", "$id", 
  * compile time). It looks at every key, not only keyword positions, so it
  * errs towards compiling at load.
  */
-function isPlain(value: unknown, formats: Readonly<Record<string, unknown>>): boolean {
-  if (Array.isArray(value)) return value.every((item) => isPlain(item, formats));
+function isPlain(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every((item) => isPlain(item));
   if (typeof value !== "object" || value === null) return true;
   for (const [key, inner] of Object.entries(value)) {
     if (compileTimeKeys.has(key)) return false;
     if (key === "pattern" && typeof inner === "string" && !re2Compiles(inner)) return false;
     if (key === "patternProperties" && typeof inner === "object" && inner !== null && !Object.keys(inner).every(re2Compiles)) return false;
-    if (key === "format" && typeof inner === "string" && !Object.hasOwn(formats, inner)) return false;
-    if (!isPlain(inner, formats)) return false;
+    if (key === "format" && typeof inner === "string" && !KNOWN_FORMATS.has(inner)) return false;
+    if (!isPlain(inner)) return false;
   }
   return true;
 }
@@ -65,7 +68,7 @@ const plain = new Map<string, ValidateFunction>();
 export function authorSchemaCompiler(): (schema: object) => ValidateFunction {
   let own: Ajv2020 | undefined;
   return (schema) => {
-    if (typeof schema !== "object" || schema === null || Array.isArray(schema) || !isPlain(schema, sharedAjv().formats)) {
+    if (typeof schema !== "object" || schema === null || Array.isArray(schema) || !isPlain(schema)) {
       if (!passesMetaSchema(schema)) return createAjv().compile(schema);
       own ??= createAjv({ validateSchema: false });
       return own.compile(schema);
@@ -73,18 +76,21 @@ export function authorSchemaCompiler(): (schema: object) => ValidateFunction {
     const key = createHash("sha256").update(JSON.stringify(schema)).digest("base64");
     const known = plain.get(key);
     if (known) return known;
-    sharedAjv().validateSchema(schema, true);
-    const validator = lazyValidator(sharedAjv(), schema);
+    // What `validateSchema(schema, true)` throws; a plain schema has no $schema, so the default meta-schema applies.
+    if (!checkMetaSchema(schema)) throw new Error(`schema is invalid: ${sharedAjv().errorsText(checkMetaSchema.errors)}`);
+    const validator = lazyValidator(schema);
     plain.set(key, validator);
     return validator;
   };
 }
 
+/** Compiles schemas that passed the meta-schema check already; validateSchema() on it still checks one with its own $schema. */
 function sharedAjv(): Ajv2020 {
-  return (shared ??= createAjv());
+  return (shared ??= createAjv({ validateSchema: false }));
 }
 
 function passesMetaSchema(schema: unknown): boolean {
+  if (typeof schema === "object" && schema !== null && (schema as { $schema?: unknown }).$schema === undefined) return checkMetaSchema(schema) as boolean;
   try {
     return sharedAjv().validateSchema(schema as object) as boolean;
   } catch {
@@ -93,11 +99,11 @@ function passesMetaSchema(schema: unknown): boolean {
   }
 }
 
-/** A validator that compiles its schema on its first call; `.errors` as Ajv sets them. */
-function lazyValidator(ajv: Ajv2020, schema: object): ValidateFunction {
+/** A validator that compiles its schema in the shared instance (made then, if need be) on its first call; `.errors` as Ajv sets them. */
+function lazyValidator(schema: object): ValidateFunction {
   let compiled: ValidateFunction | undefined;
   const validate = ((data: unknown) => {
-    compiled ??= ajv.compile(schema);
+    compiled ??= sharedAjv().compile(schema);
     const valid = compiled(data) as boolean;
     validate.errors = compiled.errors;
     return valid;
