@@ -19,6 +19,8 @@ export interface OperationResponses {
   success?: LocatedSchema[];
   /** Any call that reached the API, errors included: what `calls[].result` holds. */
   any?: LocatedSchema[];
+  /** A mechanical call's response when it keeps these error statuses (`accept`); undefined when one is not declared. */
+  accepting(statuses: readonly number[]): LocatedSchema[] | undefined;
 }
 
 
@@ -64,9 +66,17 @@ function responsesOf(operation: JsonObject, document: JsonObject): OperationResp
   const hasDefault = statuses.includes("default");
   const successes = statuses.filter((s) => /^[123]/.test(s) || s === "default");
   const declaresSuccess = hasDefault || statuses.some((s) => /^2/.test(s));
+  const success = declaresSuccess ? schemasOf(successes, responses, document) : undefined;
   return {
-    ...(declaresSuccess ? optional("success", schemasOf(successes, responses, document)) : {}),
+    ...optional("success", success),
     ...(hasDefault ? optional("any", schemasOf(statuses, responses, document)) : {}),
+    accepting(accepted) {
+      // An accepted status answers with its own entry, its range (4XX), or default.
+      const keys = accepted.map((status) => [String(status), `${String(status)[0]}XX`, "default"].find((k) => statuses.includes(k)));
+      if (!success || keys.includes(undefined)) return undefined;
+      const errors = schemasOf(keys as string[], responses, document);
+      return errors ? [...success, ...errors] : undefined;
+    },
   };
 }
 

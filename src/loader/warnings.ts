@@ -5,13 +5,15 @@
 // - a literal `var` path into inputs, an earlier step's output or this
 //   step's output naming a property its schema does not declare (it would be
 //   null at run time), and a path read through `results` or `calls[].result`
-//   that the operation's response schemas rule out (src/loader/schema-views.ts
-//   says when they do), each with the nearest declared name as a suggestion;
+//   (or, in a mechanical step's templates, `responses.<id>`) that the
+//   operation's response schemas rule out (src/loader/schema-views.ts says
+//   when they do), each with the nearest declared name as a suggestion;
 // - `output.`, `inputs.`, `steps.` or `let.` read inside an iterating
 //   operator's item scope, where `var` reads the current item instead;
 // - a predicate gate without explain whose shape explains nothing, so a
 //   failing submission gets the message alone.
 import { explainsItself } from "../expr/index.js";
+import { templateKind } from "../expr/template.js";
 import { closestNames } from "../format/closest-names.js";
 import type { RawIssue } from "../format/rules.js";
 import type { PathSegment } from "../format/source.js";
@@ -33,9 +35,17 @@ export function stepfileWarnings(doc: StepfileDocument): RawIssue[] {
   const responses = inlineResponseSchemas(doc);
   doc.steps.forEach((step, si) => {
     produces.set(step.id, step.produces);
-    if (step.do) return;
     const walker = new Walker(doc, defs, produces, responses, step, warnings);
     const at: PathSegment[] = ["steps", si];
+    if (step.do) {
+      // Templates over { inputs, steps, responses } (and item in an each's arguments).
+      step.do.calls?.forEach((call, ci) => {
+        if (call.each !== undefined) walker.walkTemplate(call.each, [...at, "do", "calls", ci, "each"]);
+        if (call.arguments !== undefined) walker.walkTemplate(call.arguments, [...at, "do", "calls", ci, "arguments"]);
+      });
+      walker.walkTemplate(step.do.output, [...at, "do", "output"]);
+      return;
+    }
     for (const [name, expr] of Object.entries(step.let ?? {})) walker.walk(expr, [...at, "let", name], { kind: "top" });
     for (const [key, expr] of Object.entries(step.derive ?? {})) walker.walk(expr, [...at, "derive", key], { kind: "top" });
     (step.gates ?? []).forEach((gate, gi) => {
@@ -62,6 +72,14 @@ class Walker {
     private readonly step: StepDef,
     private readonly warnings: RawIssue[],
   ) {}
+
+  /** A mechanical step's template: its expressions are walked, its literals and plain members are not expressions. */
+  walkTemplate(node: unknown, at: PathSegment[]): void {
+    const kind = templateKind(node);
+    if (kind === "expression") this.walk(node, at, { kind: "top" });
+    else if (kind === "array") (node as unknown[]).forEach((item, i) => this.walkTemplate(item, [...at, i]));
+    else if (kind === "object") for (const [key, value] of Object.entries(node as Record<string, unknown>)) this.walkTemplate(value, [...at, key]);
+  }
 
   walk(node: unknown, at: PathSegment[], scope: Scope): void {
     if (Array.isArray(node)) {
@@ -106,10 +124,23 @@ class Walker {
       return;
     }
     const [head, ...rest] = segments;
-    if (head === "inputs" || head === "output" || head === "calls") this.check(this.topView(head)!, rest, path, at, head);
+    if (head === "inputs" || (!this.step.do && (head === "output" || head === "calls"))) this.check(this.topView(head), rest, path, at, head);
     else if (head === "steps" && rest[0] !== undefined && this.produces.has(rest[0]) && rest[0] !== this.step.id) {
       this.check(this.stepView(rest[0]), rest.slice(1), path, at, `steps.${rest[0]}`);
+    } else if (head === "responses" && rest[0] !== undefined && this.step.do) {
+      const view = this.responseView(rest[0]);
+      if (view) this.check(view, rest.slice(1), path, at, `responses.${rest[0]}`);
     }
+  }
+
+  /** `responses.<id>` in a mechanical step: the call's success responses and the error statuses it accepts; a list of them with each. */
+  private responseView(id: string): SchemaView | undefined {
+    const call = this.step.do?.calls?.find((c) => c.id === id);
+    const known = call && this.responses.get(call.operation);
+    const candidates = known && (call.accept?.length ? known.accepting(call.accept) : known.success);
+    if (!candidates) return undefined;
+    const view = new ResponseView(candidates, `the response schema of ${call.operation}`);
+    return call.each === undefined ? view : new ListView(view, `responses.${id}`);
   }
 
   /** Warn when a segment of `segments` is a member the view rules out. */
@@ -176,8 +207,9 @@ class Walker {
     if (name !== "var" || typeof args[0] !== "string" || scope.kind !== "top") return undefined;
     const [head, ...rest] = splitPath(args[0]);
     let view: SchemaView | null | undefined;
-    if (head === "inputs" || head === "output" || head === "calls") view = this.topView(head);
+    if (head === "inputs" || (!this.step.do && (head === "output" || head === "calls"))) view = this.topView(head);
     else if (head === "steps" && rest[0] !== undefined && this.produces.has(rest[0])) view = this.stepView(rest.shift()!);
+    else if (head === "responses" && rest[0] !== undefined && this.step.do) view = this.responseView(rest.shift()!);
     for (const segment of rest) view = view?.next(segment);
     return view?.items();
   }

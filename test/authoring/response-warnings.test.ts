@@ -144,6 +144,37 @@ ${error}`;
   });
 });
 
+describe("responses.<id> in a mechanical step's templates", () => {
+  const NOT_FOUND = `                "404":
+                  description: no such page
+                  content: { application/json: { schema: { type: object, additionalProperties: false, properties: { code: { type: integer } } } } }`;
+  const responses = CLOSED.slice(0, CLOSED.indexOf("                default:")) + NOT_FOUND;
+  const mechanical = (call: string, output: string) =>
+    stepfile(gate("true"), responses).replace(
+      "steps:\n",
+      `steps:\n  - id: fetch\n    do:\n      calls: [${call}]\n      output: ${output}\n    produces: { type: object }\n`,
+    );
+
+  it("warns for a path the call's response rules out, in output and inside map", () => {
+    const found = warnings(mechanical("{ id: page, operation: listInvoices }", "{ next: { var: responses.page.nxt }, ids: { map: [{ var: responses.page.items }, { var: idd }] } }"));
+    expect(found.map((w) => [w.path, w.message])).toEqual([
+      ["steps[0].do.output.next.var", '"responses.page.nxt": the response schema of listInvoices declares no property nxt there, so it would be null at run time; did you mean responses.page.next?'],
+      ["steps[0].do.output.ids.map[1].var", '"idd": the response schema of listInvoices declares no property idd there, so it would be null at run time; did you mean id?'],
+    ]);
+    expect(found.every((w) => w.line !== undefined && w.column !== undefined)).toBe(true);
+  });
+
+  it("adds the statuses a call accepts, and reads each's results as a list", () => {
+    expect(warnings(mechanical("{ id: page, operation: listInvoices }", "{ code: { var: responses.page.code } }"))).toHaveLength(1);
+    expect(warnings(mechanical("{ id: page, operation: listInvoices, accept: [404] }", "{ code: { var: responses.page.code } }"))).toEqual([]);
+    // 410 is not declared (no default): its body may be anything.
+    expect(warnings(mechanical("{ id: page, operation: listInvoices, accept: [410] }", "{ code: { var: responses.page.anything } }"))).toEqual([]);
+    expect(warnings(mechanical("{ id: page, operation: listInvoices, each: [1, 2] }", "{ first: { var: responses.page.0.nxt }, n: { length: { var: responses.page } } }"))).toEqual([
+      expect.objectContaining({ message: expect.stringContaining("did you mean responses.page.0.next?") }),
+    ]);
+  });
+});
+
 describe("the catalog and the compat corpus", () => {
   // Every file there is correct and runs, so any path warning would be a false one.
   const files = (dir: string): string[] =>
