@@ -22,16 +22,13 @@ tools:
       server: https://billing.example.com
       document:
         openapi: 3.1.0
-        info: { title: billing, version: "1" }
+        components: { schemas: { Invoice: ${INVOICE} } }
         paths:
           /invoices:
             get:
               operationId: listInvoices
               responses:
 ${responses}
-        components:
-          schemas:
-            Invoice: ${INVOICE}
     exposes: [listInvoices]
 ${extraTools}steps:
   - id: check
@@ -64,7 +61,7 @@ describe("warnings for paths into response schemas", () => {
     const text = stepfile(gate('{ ">": [{ length: { results: [listInvoices, itemz] } }, 0] }'));
     const [w, ...rest] = warnings(text);
     expect(rest).toEqual([]);
-    expect(w).toMatchObject({ path: 'steps[0].gates[0].predicate[">"][0].length.results[1]', line: 34 });
+    expect(w).toMatchObject({ path: 'steps[0].gates[0].predicate[">"][0].length.results[1]', line: 31 });
     expect(w!.message).toBe('"itemz": the response schema of listInvoices declares no property itemz there, so results would give nothing from it; did you mean items?');
     expect(text.split("\n")[w!.line! - 1]!.slice(w!.column! - 1)).toMatch(/^itemz\]/);
   });
@@ -211,14 +208,14 @@ describe("through the built CLI", () => {
     writeFileSync(file, misspelled);
     server = await spawnStepgate(["--ledger-dir", join(dir, "ledger"), file]);
     expect((await server.client.listTools()).tools.map((t) => t.name)).toContain("reconcile");
-    const printed = server.stderr().match(/stepgate: warning: \S*reconcile\.stepfile\.yaml:34:\d+ \S+: "itemz": the response schema of listInvoices declares no property itemz there, so results would give nothing from it; did you mean items\?/g);
+    const printed = server.stderr().match(/stepgate: warning: \S*reconcile\.stepfile\.yaml:31:\d+ \S+: "itemz": the response schema of listInvoices declares no property itemz there, so results would give nothing from it; did you mean items\?/g);
     expect(printed).toHaveLength(1);
   }, 120_000);
 
   it("lists it in stepgate_validate's answer, as text and data", async () => {
     server = await spawnStepgate([]);
     const answer = (await server.client.callTool({ name: "stepgate_validate", arguments: { text: misspelled } })) as { content: Array<{ text: string }>; structuredContent: Record<string, unknown> };
-    expect(answer.structuredContent).toMatchObject({ valid: true, warnings: [{ line: 34, message: expect.stringContaining("did you mean items?") }] });
-    expect(answer.content[0]!.text).toMatch(/Warnings \(1;[\s\S]*- line 34:\d+ steps\[0\]\.gates\[0\]\.predicate\S*: "itemz"/);
+    expect(answer.structuredContent).toMatchObject({ valid: true, warnings: [{ line: 31, message: expect.stringContaining("did you mean items?") }] });
+    expect(answer.content[0]!.text).toMatch(/Warnings \(1;[\s\S]*- line 31:\d+ steps\[0\]\.gates\[0\]\.predicate\S*: "itemz"/);
   }, 120_000);
 });
