@@ -23,6 +23,8 @@ export interface SchemaView {
   items(): SchemaView | undefined;
   /** Where this knowledge comes from, for messages ("the inputs schema"). */
   readonly what: string;
+  /** True when the value is known to be a list, which has no named members. */
+  isList?(): boolean;
 }
 
 /** An author's schema, with `#/$defs/` references. */
@@ -139,6 +141,13 @@ export class ResponseView implements SchemaView {
     return this.next("0") ?? undefined;
   }
 
+  isList(): boolean {
+    return this.candidates.every((c) => {
+      const types = typesOf(c);
+      return types?.length === 1 && types[0] === "array";
+    });
+  }
+
   /**
    * What `results` gives from values matching these schemas: an array's
    * items, any other value itself. Undefined when a candidate may be either.
@@ -203,7 +212,13 @@ function step(c: LocatedSchema, segment: string, depth: number): LocatedSchema[]
     const branches = schema[key];
     if (Array.isArray(branches)) parts.push(union(branches.map((b) => step(at(b), segment, depth + 1))));
   }
-  if (parts.includes(null)) return null;
+  if (parts.includes(null)) {
+    // A name some part of the schema declares was meant to exist: a document
+    // that closes one allOf branch against another's members is not trusted.
+    const declared = new Set<string>();
+    collectNames(c, declared, depth);
+    return declared.has(segment) ? undefined : null;
+  }
   return parts.find((p) => p !== undefined);
 }
 

@@ -96,7 +96,7 @@ class Walker {
     if (name === "var" && typeof args[0] === "string") this.path(args[0], argAt(0), scope);
     if (name === "results" && typeof args[0] === "string" && typeof args[1] === "string") {
       const view = this.resultsView(args[0]);
-      if (view) this.check(view, splitPath(args[1]), args[1], argAt(1), "", "results would give nothing from it");
+      if (view) this.check(view, splitPath(args[1]), args[1], argAt(1), "", "results would give nothing from it", (list) => `{ results: [${String(args[0])}, ${list}] }`);
     }
     if (ITERATIONS.has(name)) {
       this.walk(args[0], argAt(0), scope);
@@ -144,7 +144,7 @@ class Walker {
   }
 
   /** Warn when a segment of `segments` is a member the view rules out. */
-  private check(view: SchemaView, segments: readonly string[], path: string, at: PathSegment[], prefix = "", outcome = "it would be null at run time"): void {
+  private check(view: SchemaView, segments: readonly string[], path: string, at: PathSegment[], prefix = "", outcome = "it would be null at run time", read = (list: string) => `{ var: ${list} }`): void {
     let current: SchemaView = view;
     for (const [i, segment] of segments.entries()) {
       const next = current.next(segment);
@@ -153,6 +153,10 @@ class Walker {
         const names = current.names();
         const near = closestNames(segment, names)[0];
         const base = [prefix, ...segments.slice(0, i)].filter(Boolean).join(".");
+        if (current.isList?.() && base !== "") {
+          this.warnings.push({ path: at, message: `"${path}": ${base} is a list in ${current.what}, and a path does not reach into each item, so ${outcome}; read the items with map: [${read(base)}, { var: ${segments.slice(i).join(".")} }]` });
+          return;
+        }
         const suggestion = near ? `; did you mean ${[base, near].filter(Boolean).join(".")}?` : names.length > 0 ? ` (it declares ${names.join(", ")})` : "";
         this.warnings.push({ path: at, message: `"${path}": ${current.what} declares no property ${segment} there, so ${outcome}${suggestion}` });
         return;

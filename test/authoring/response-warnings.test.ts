@@ -74,6 +74,20 @@ describe("warnings for paths into response schemas", () => {
     expect(warnings(stepfile(gate('{ in: [A-1, { results: [listInvoices, items.0.lines] }] }')))).toEqual([]);
   });
 
+  it("says when a path runs into a list, and how to read each item", () => {
+    expect(warnings(stepfile(gate('{ in: [A-1, { results: [listInvoices, items.id] }] }')))[0]!.message).toBe(
+      '"items.id": items is a list in the response schema of listInvoices, and a path does not reach into each item, so results would give nothing from it; read the items with map: [{ results: [listInvoices, items] }, { var: id }]',
+    );
+  });
+
+  it("trusts a name one allOf branch declares though another is closed", () => {
+    const split = `                "200":
+                  description: ok
+                  content: { application/json: { schema: { allOf: [{ type: object, additionalProperties: false, properties: { a: { type: string } } }, { properties: { b: { type: string } } }] } } }`;
+    expect(warnings(stepfile(gate('{ "!": [{ results: [listInvoices, b] }] }'), split))).toEqual([]);
+    expect(warnings(stepfile(gate('{ "!": [{ results: [listInvoices, zzz] }] }'), split))).toHaveLength(1);
+  });
+
   it("reads calls[].result as every declared response, errors included, unless a filter keeps successes", () => {
     // The default (error) response declares message, so any call may hold it.
     expect(warnings(stepfile(gate('{ all: [{ var: calls }, { "!": { var: result.message } }] }')))).toEqual([]);
