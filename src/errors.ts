@@ -169,17 +169,19 @@ export class RunNotActive extends StepgateError {
 export class DraftRefused extends StepgateError {
   readonly name = "DraftRefused";
   /** Every draft rule broken, so one try tells the author all there is to fix. */
-  constructor(rules: readonly string[], wayForward?: string) {
-    super(`draft refused: ${rules.join("; ")}${wayForward ? `. ${wayForward}` : ""}`, { rule: rules[0] ?? "", rules: [...rules] });
+  /** `wayForward` is required: every refusal says what the author can do instead (issue 14). */
+  constructor(rules: readonly string[], wayForward: string) {
+    super(`draft refused: ${rules.join("; ")}. ${wayForward}`, { rule: rules[0] ?? "", rules: [...rules] });
   }
 }
 
 export class UrlNotPublic extends StepgateError {
   readonly name = "UrlNotPublic";
-  constructor(url: string, reason: string, wayForward?: string) {
+  /** `wayForward` is required: every refusal says what the author can do instead (issue 14). */
+  constructor(url: string, reason: string, wayForward: string) {
     // What was given as a URL may be a whole pasted document: show its start only.
     const shown = url.length > 120 ? `${url.slice(0, 120)}...` : url;
-    super(`${shown} is not a public https URL: ${reason}${wayForward ? `. ${wayForward}` : ""}`, { url: shown, reason });
+    super(`${shown} is not a public https URL: ${reason}. ${wayForward}`, { url: shown, reason });
   }
 }
 

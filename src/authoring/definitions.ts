@@ -32,7 +32,7 @@ export const AUTHORING_TOOLS = [
   },
   {
     name: "stepgate_validate",
-    description: "Check a draft stepfile (YAML or JSON text): every issue with its path and line:column, the TODO: markers left, or its id, identity and steps and whether stepgate_try would start it.",
+    description: "Check a draft stepfile (YAML or JSON text): every issue with its path and line:column, the TODO: markers left, or its id, identity and steps, its warnings (what loads but would silently fail, each with line:column) and whether stepgate_try would start it.",
     inputSchema: { type: "object", required: ["text"], properties: { text: { type: "string", description: "The draft's YAML or JSON text." } } },
   },
   {

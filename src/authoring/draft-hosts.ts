@@ -48,7 +48,7 @@ export function withDraftHosts(hosts: readonly string[], check: PublicUrlCheck):
 /** What a refused author can do instead; named by every UrlNotPublic and DraftRefused. */
 export const WAY_FORWARD = {
   inspect:
-    "Give stepgate_inspect_api the document itself as document (its JSON or YAML text) instead of url, or ask the person running Stepgate to grant this host with --draft-host <host[:port]>.",
+    "For an OpenAPI document, give stepgate_inspect_api its text as document (JSON or YAML) instead of url; for any API (an MCP server too), ask the person running Stepgate to grant this host with --draft-host <host[:port]>.",
   draft:
     "Ask the person running Stepgate to grant the host with --draft-host <host[:port]> (or the credential or setting with --draft-credential / --draft-setting), or save the draft as <id>.stepfile.yaml and serve it with stepgate <path>, where these rules do not apply; stepgate_test checks its gates offline meanwhile.",
 } as const;

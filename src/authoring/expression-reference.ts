@@ -77,7 +77,7 @@ export const OPERATOR_REFERENCE: readonly OperatorReference[] = [
 export const EXPRESSION_NOTES: readonly { title: string; text: string }[] = [
   {
     title: "What gates read",
-    text: "Gates, explain, let and derive see { inputs, steps, output, calls, let }: the run's inputs, each earlier step's accepted output by step id, the submitted output (derived fields added), every call this step made through stepgate_call, and this step's let values. calls[] items are { tool, arguments, result, is_error }, and result is the parsed JSON of the response (an object or list you can read with var and results), even though the stepgate_call reply shows it to you as text.",
+    text: "Gates, explain, let and derive see { inputs, steps, output, calls, let }: the run's inputs, each earlier step's accepted output by step id, the submitted output (derived fields added), every call this step made through stepgate_call, and this step's let values. calls[] items are { tool, arguments, result, is_error }, and result is the parsed JSON of the response (an object or list you can read with var and results), even though the stepgate_call reply shows it to you as text. A body that is not JSON stays a string; for a call that failed (is_error true) result is the error response's body; for an MCP tool it is the structuredContent the tool returned, else its text parsed as JSON. results reads only the calls that did not fail. When the OpenAPI document is inline, stepgate_validate checks paths read through results and calls[].result against the operation's response schemas, and warns where they rule a name out.",
   },
   {
     title: "var inside iterating operators",

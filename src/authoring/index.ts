@@ -4,6 +4,7 @@
 // thrown as the seed's typed errors.
 import { InternalError } from "../errors.js";
 import type { Approver } from "../engine/context.js";
+import type { RunEvents } from "../engine/events.js";
 import type { RunRegistry } from "../engine/registry.js";
 import type { Reply } from "../engine/replies.js";
 import type { Session } from "../session.js";
@@ -34,6 +35,8 @@ export interface CallerContext {
   session: Session;
   /** Asked for lazily: only stepgate_try runs need a person's approval. */
   approver: () => Approver | undefined;
+  /** What stepgate_try's run reports while this request waits (progress, log messages), as for a stepfile's own tool. */
+  events?: RunEvents | undefined;
 }
 
 export class Authoring {
@@ -85,7 +88,7 @@ export class Authoring {
       }
       case "stepgate_try": {
         if (typeof args.text !== "string") return usage("stepgate_try needs text, the draft's YAML or JSON");
-        const reply = await tryDraft(args.text, args.inputs ?? {}, { registry: caller.registry, session: caller.session, approver: caller.approver(), rules: this.rules });
+        const reply = await tryDraft(args.text, args.inputs ?? {}, { registry: caller.registry, session: caller.session, approver: caller.approver(), events: caller.events, rules: this.rules });
         return { kind: "run", reply };
       }
       case "stepgate_test": {

@@ -4,6 +4,7 @@
 // session sees it as a tool.
 import { DraftRefused } from "../errors.js";
 import type { Approver } from "../engine/context.js";
+import type { RunEvents } from "../engine/events.js";
 import type { RunRegistry } from "../engine/registry.js";
 import type { Reply } from "../engine/replies.js";
 import { loadStepfileText } from "../loader/load.js";
@@ -15,6 +16,8 @@ export interface TryContext {
   registry: RunRegistry;
   session: Session;
   approver?: Approver | undefined;
+  /** Progress and log messages for the request that started the run. */
+  events?: RunEvents | undefined;
   rules: DraftRuleContext;
 }
 
@@ -23,5 +26,5 @@ export async function tryDraft(text: string, inputs: unknown, ctx: TryContext): 
   const loaded = loadStepfileText(text, "draft");
   const breaches = draftRuleBreaches(loaded.doc, ctx.rules);
   if (breaches.length > 0) throw new DraftRefused(breaches, WAY_FORWARD.draft);
-  return ctx.registry.start(loaded, inputs ?? {}, ctx.session, ctx.approver);
+  return ctx.registry.start(loaded, inputs ?? {}, ctx.session, ctx.approver, ctx.events);
 }

@@ -4,33 +4,48 @@
 // serving prints them once. Three kinds:
 // - a literal `var` path into inputs, an earlier step's output or this
 //   step's output naming a property its schema does not declare (it would be
-//   null at run time), with the nearest declared name as a suggestion;
+//   null at run time), and a path read through `results` or `calls[].result`
+//   (or, in a mechanical step's templates, `responses.<id>`) that the
+//   operation's response schemas rule out (src/loader/schema-views.ts says
+//   when they do), each with the nearest declared name as a suggestion;
 // - `output.`, `inputs.`, `steps.` or `let.` read inside an iterating
 //   operator's item scope, where `var` reads the current item instead;
 // - a predicate gate without explain whose shape explains nothing, so a
 //   failing submission gets the message alone.
 import { explainsItself } from "../expr/index.js";
+import { templateKind } from "../expr/template.js";
 import { closestNames } from "../format/closest-names.js";
 import type { RawIssue } from "../format/rules.js";
 import type { PathSegment } from "../format/source.js";
 import type { StepDef, StepfileDocument } from "../format/types.js";
+import { inlineResponseSchemas, type OperationResponses } from "./response-schemas.js";
+import { AuthorView, ListView, RecordView, ResponseView, type SchemaView } from "./schema-views.js";
 
 type Schema = Record<string, unknown>;
 const ITERATIONS = new Set(["map", "filter", "reduce", "all", "some", "none"]);
 const STEP_DATA = new Set(["output", "inputs", "steps", "let", "calls"]);
 
-/** What `var` reads at a point of an expression: the step data, or an item whose schema may be known. */
-type Scope = { kind: "top" } | { kind: "item"; operator: string; schema?: Schema };
+/** What `var` reads at a point of an expression: the step data, or an item of which something may be known. */
+type Scope = { kind: "top" } | { kind: "item"; operator: string; view?: SchemaView };
 
 export function stepfileWarnings(doc: StepfileDocument): RawIssue[] {
   const warnings: RawIssue[] = [];
   const defs = (doc.$defs ?? {}) as Record<string, Schema>;
   const produces = new Map<string, Schema>();
+  const responses = inlineResponseSchemas(doc);
   doc.steps.forEach((step, si) => {
     produces.set(step.id, step.produces);
-    if (step.do) return;
-    const walker = new Walker(doc, defs, produces, step, warnings);
+    const walker = new Walker(doc, defs, produces, responses, step, warnings);
     const at: PathSegment[] = ["steps", si];
+    if (step.do) {
+      // Templates over { inputs, steps, responses } (and item in an each's arguments).
+      step.do.calls?.forEach((call, ci) => {
+        if (call.each !== undefined) walker.walkTemplate(call.each, [...at, "do", "calls", ci, "each"]);
+        if (call.arguments !== undefined) walker.walkTemplate(call.arguments, [...at, "do", "calls", ci, "arguments"]);
+      });
+      walker.walkTemplate(step.do.output, [...at, "do", "output"]);
+      return;
+    }
     for (const [name, expr] of Object.entries(step.let ?? {})) walker.walk(expr, [...at, "let", name], { kind: "top" });
     for (const [key, expr] of Object.entries(step.derive ?? {})) walker.walk(expr, [...at, "derive", key], { kind: "top" });
     (step.gates ?? []).forEach((gate, gi) => {
@@ -53,9 +68,18 @@ class Walker {
     private readonly doc: StepfileDocument,
     private readonly defs: Record<string, Schema>,
     private readonly produces: ReadonlyMap<string, Schema>,
+    private readonly responses: ReadonlyMap<string, OperationResponses>,
     private readonly step: StepDef,
     private readonly warnings: RawIssue[],
   ) {}
+
+  /** A mechanical step's template: its expressions are walked, its literals and plain members are not expressions. */
+  walkTemplate(node: unknown, at: PathSegment[]): void {
+    const kind = templateKind(node);
+    if (kind === "expression") this.walk(node, at, { kind: "top" });
+    else if (kind === "array") (node as unknown[]).forEach((item, i) => this.walkTemplate(item, [...at, i]));
+    else if (kind === "object") for (const [key, value] of Object.entries(node as Record<string, unknown>)) this.walkTemplate(value, [...at, key]);
+  }
 
   walk(node: unknown, at: PathSegment[], scope: Scope): void {
     if (Array.isArray(node)) {
@@ -70,11 +94,15 @@ class Walker {
     const args = Array.isArray(value) ? value : [value];
     const argAt = (i: number) => (Array.isArray(value) ? [...at, name, i] : [...at, name]);
     if (name === "var" && typeof args[0] === "string") this.path(args[0], argAt(0), scope);
+    if (name === "results" && typeof args[0] === "string" && typeof args[1] === "string") {
+      const view = this.resultsView(args[0]);
+      if (view) this.check(view, splitPath(args[1]), args[1], argAt(1), "", "results would give nothing from it", (list) => `{ results: [${String(args[0])}, ${list}] }`);
+    }
     if (ITERATIONS.has(name)) {
       this.walk(args[0], argAt(0), scope);
-      const item = this.itemSchema(args[0], scope);
-      const body: Scope = { kind: "item", operator: name, ...(item ? { schema: name === "reduce" ? { type: "object", properties: { current: item, accumulator: {} } } : item } : {}) };
-      this.walk(args[1], argAt(1), body);
+      const item = this.itemView(args[0], scope);
+      const view = name === "reduce" ? new RecordView({ current: item, accumulator: undefined }, "reduce's item (current, accumulator)") : item;
+      this.walk(args[1], argAt(1), { kind: "item", operator: name, ...(view ? { view } : {}) });
       args.slice(2).forEach((arg, i) => this.walk(arg, argAt(i + 2), scope));
       return;
     }
@@ -82,9 +110,9 @@ class Walker {
   }
 
   private path(path: string, at: PathSegment[], scope: Scope): void {
-    const segments = path === "" ? [] : path.split(".");
+    const segments = splitPath(path);
     if (scope.kind === "item") {
-      const declared = scope.schema ? this.follow(scope.schema, segments.slice(0, 1)) : undefined;
+      const declared = scope.view?.next(segments[0] ?? "");
       if (STEP_DATA.has(segments[0] ?? "") && !declared) {
         this.warnings.push({
           path: at,
@@ -92,100 +120,143 @@ class Walker {
         });
         return;
       }
-      if (scope.schema) this.check(scope.schema, segments, path, at, `the schema of ${scope.operator}'s items`);
+      if (scope.view) this.check(scope.view, segments, path, at);
       return;
     }
     const [head, ...rest] = segments;
-    if (head === "inputs") this.check(this.doc.inputs, rest, path, at, "the inputs schema", "inputs");
-    else if (head === "output") this.check(this.produces.get(this.step.id)!, rest, path, at, `the produces schema of step ${this.step.id}`, "output");
+    if (head === "inputs" || (!this.step.do && (head === "output" || head === "calls"))) this.check(this.topView(head), rest, path, at, head);
     else if (head === "steps" && rest[0] !== undefined && this.produces.has(rest[0]) && rest[0] !== this.step.id) {
-      this.check(this.produces.get(rest[0])!, rest.slice(1), path, at, `the produces schema of step ${rest[0]}`, `steps.${rest[0]}`);
+      this.check(this.stepView(rest[0]), rest.slice(1), path, at, `steps.${rest[0]}`);
+    } else if (head === "responses" && rest[0] !== undefined && this.step.do) {
+      const view = this.responseView(rest[0]);
+      if (view) this.check(view, rest.slice(1), path, at, `responses.${rest[0]}`);
     }
   }
 
-  /** Warn when a segment of `segments` is not a property the schema declares. */
-  private check(schema: Schema, segments: readonly string[], path: string, at: PathSegment[], what: string, prefix = ""): void {
-    let current: Schema | undefined = schema;
+  /** `responses.<id>` in a mechanical step: the call's success responses and the error statuses it accepts; a list of them with each. */
+  private responseView(id: string): SchemaView | undefined {
+    const call = this.step.do?.calls?.find((c) => c.id === id);
+    const known = call && this.responses.get(call.operation);
+    const candidates = known && (call.accept?.length ? known.accepting(call.accept) : known.success);
+    if (!candidates) return undefined;
+    const view = new ResponseView(candidates, `the response schema of ${call.operation}`);
+    return call.each === undefined ? view : new ListView(view, `responses.${id}`);
+  }
+
+  /** Warn when a segment of `segments` is a member the view rules out. */
+  private check(view: SchemaView, segments: readonly string[], path: string, at: PathSegment[], prefix = "", outcome = "it would be null at run time", read = (list: string) => `{ var: ${list} }`): void {
+    let current: SchemaView = view;
     for (const [i, segment] of segments.entries()) {
-      current = this.resolve(current);
-      if (!current) return;
-      const next = this.follow(current, [segment]);
+      const next = current.next(segment);
+      if (next === undefined) return;
       if (next === null) {
-        const names = Object.keys((current.properties as Schema | undefined) ?? {});
+        const names = current.names();
         const near = closestNames(segment, names)[0];
         const base = [prefix, ...segments.slice(0, i)].filter(Boolean).join(".");
+        if (current.isList?.() && base !== "") {
+          this.warnings.push({ path: at, message: `"${path}": ${base} is a list in ${current.what}, and a path does not reach into each item, so ${outcome}; read the items with map: [${read(base)}, { var: ${segments.slice(i).join(".")} }]` });
+          return;
+        }
         const suggestion = near ? `; did you mean ${[base, near].filter(Boolean).join(".")}?` : names.length > 0 ? ` (it declares ${names.join(", ")})` : "";
-        this.warnings.push({ path: at, message: `"${path}": ${what} declares no property ${segment} there, so it would be null at run time${suggestion}` });
+        this.warnings.push({ path: at, message: `"${path}": ${current.what} declares no property ${segment} there, so ${outcome}${suggestion}` });
         return;
       }
       current = next;
     }
   }
 
-  /**
-   * The schema under one segment: a Schema, null when the schema declares
-   * its properties and this is not one of them, or undefined when unknown.
-   */
-  private follow(schema: Schema, segments: readonly string[]): Schema | null | undefined {
-    const resolved = this.resolve(schema);
-    const segment = segments[0];
-    if (!resolved || segment === undefined) return resolved;
-    if (/^\d+$/.test(segment) && isSchema(resolved.items)) return resolved.items;
-    const properties = resolved.properties;
-    if (!isSchema(properties)) return undefined;
-    if (Object.hasOwn(properties, segment)) return isSchema(properties[segment]) ? properties[segment] : undefined;
-    // Other properties are declared to exist: not this walker's to judge.
-    if (resolved.patternProperties !== undefined || isSchema(resolved.additionalProperties) || resolved.additionalProperties === true) return undefined;
-    if (["allOf", "anyOf", "oneOf", "if", "$ref", "dependentSchemas", "unevaluatedProperties"].some((k) => k in resolved)) return undefined;
-    return null;
+  private topView(head: "inputs" | "output" | "calls"): SchemaView {
+    if (head === "inputs") return new AuthorView(this.doc.inputs, this.defs, "the inputs schema");
+    if (head === "output") return this.stepView(this.step.id);
+    return this.callsView(this.step.tools ?? [], false);
   }
 
-  /** Follows a local #/$defs/ reference; undefined for anything it cannot read. */
-  private resolve(schema: Schema | undefined): Schema | undefined {
-    if (!schema) return undefined;
-    const ref = schema.$ref;
-    if (typeof ref !== "string") return schema;
-    const m = /^#\/\$defs\/([^/]+)$/.exec(ref);
-    const target = m ? this.defs[m[1]!] : undefined;
-    return isSchema(target) && Object.keys(schema).length === 1 ? target : undefined;
+  private stepView(id: string): SchemaView {
+    return new AuthorView(this.produces.get(id)!, this.defs, `the produces schema of step ${id}`);
   }
 
-  /** The schema of the items of a list expression, when it is a var path (or a join, filter or sort of such lists). */
-  private itemSchema(list: unknown, scope: Scope): Schema | undefined {
+  /** `calls`: a list of call records, whose `result` is known when every operation they may be calls to declares its responses. */
+  private callsView(tools: readonly string[], successOnly: boolean): SchemaView {
+    const candidates = tools.map((t) => (successOnly ? this.responses.get(t)?.success : this.responses.get(t)?.any));
+    const known = tools.length > 0 && candidates.every((c) => c !== undefined);
+    const kind = successOnly ? "success response schema" : "response schemas (errors included, as is_error says)";
+    const result = known ? new ResponseView(candidates.flat() as NonNullable<(typeof candidates)[number]>, `the ${kind} of ${tools.join(", ")}`) : undefined;
+    return new ListView(new RecordView({ tool: undefined, arguments: undefined, result, is_error: undefined }, "a calls entry"), "calls");
+  }
+
+  /** What `results` reads: the operation's success responses. */
+  private resultsView(operation: string): ResponseView | undefined {
+    const success = this.responses.get(operation)?.success;
+    return success ? new ResponseView(success, `the response schema of ${operation}`) : undefined;
+  }
+
+  /** What is known of the items of a list expression: a var path, `results`, or a join, filter or sort of such lists. */
+  private itemView(list: unknown, scope: Scope): SchemaView | undefined {
     if (list === null || typeof list !== "object" || Array.isArray(list)) return undefined;
     const [name] = Object.keys(list);
     const value = (list as Record<string, unknown>)[name!];
     const args = Array.isArray(value) ? value : [value];
-    if (name === "filter" || name === "sort_by" || name === "unique") return this.itemSchema(args[0], scope);
-    if (name === "join") {
-      const left = this.itemSchema(args[0], scope);
-      const right = this.itemSchema(args[1], scope);
-      return { type: "object", properties: { left: left ?? {}, right: right ?? {} } };
+    if (name === "filter" && isVar(args[0], "calls") && scope.kind === "top") {
+      const { successOnly, tools } = narrowing(args[1]);
+      const allowed = this.step.tools ?? [];
+      return this.callsView(tools ? allowed.filter((t) => tools.includes(t)) : allowed, successOnly).items();
+    }
+    if (name === "filter" || name === "sort_by" || name === "unique") return this.itemView(args[0], scope);
+    if (name === "join") return new RecordView({ left: this.itemView(args[0], scope), right: this.itemView(args[1], scope) }, "join's pairs (left, right)");
+    if (name === "results" && typeof args[0] === "string" && (args[1] === undefined || typeof args[1] === "string")) {
+      let view: SchemaView | null | undefined = this.resultsView(args[0]);
+      for (const segment of splitPath(args[1] ?? "")) view = view?.next(segment);
+      return view instanceof ResponseView ? view.flattened() : undefined;
     }
     if (name !== "var" || typeof args[0] !== "string" || scope.kind !== "top") return undefined;
-    const listSchema = this.schemaAt(args[0].split("."));
-    const resolved = this.resolve(listSchema);
-    return resolved && isSchema(resolved.items) ? resolved.items : undefined;
-  }
-
-  private schemaAt(segments: readonly string[]): Schema | undefined {
-    const [head, ...rest] = segments;
-    let schema: Schema | undefined;
-    let path = rest;
-    if (head === "inputs") schema = this.doc.inputs;
-    else if (head === "output") schema = this.produces.get(this.step.id);
-    else if (head === "steps" && rest[0] !== undefined) {
-      schema = this.produces.get(rest[0]);
-      path = rest.slice(1);
-    }
-    for (const segment of path) {
-      const next = schema ? this.follow(schema, [segment]) : undefined;
-      schema = next ?? undefined;
-    }
-    return schema;
+    const [head, ...rest] = splitPath(args[0]);
+    let view: SchemaView | null | undefined;
+    if (head === "inputs" || (!this.step.do && (head === "output" || head === "calls"))) view = this.topView(head);
+    else if (head === "steps" && rest[0] !== undefined && this.produces.has(rest[0])) view = this.stepView(rest.shift()!);
+    else if (head === "responses" && rest[0] !== undefined && this.step.do) view = this.responseView(rest.shift()!);
+    for (const segment of rest) view = view?.next(segment);
+    return view?.items();
   }
 }
 
-function isSchema(value: unknown): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+/** Whether `node` is `{ var: name }` (or `{ var: [name] }`). */
+function isVar(node: unknown, name: string): boolean {
+  if (node === null || typeof node !== "object" || Array.isArray(node)) return false;
+  const v = (node as Record<string, unknown>).var;
+  return Object.keys(node).length === 1 && (v === name || (Array.isArray(v) && v.length === 1 && v[0] === name));
+}
+
+/**
+ * What a filter over `calls` keeps, read from the plain forms of its
+ * condition: `!is_error` (or is_error == false) keeps successes only, and
+ * `tool == "name"` (or `in: [tool, [names]]`) keeps those operations; `and`
+ * of such conditions keeps what all of them keep. Anything else narrows
+ * nothing, which only means fewer warnings.
+ */
+function narrowing(condition: unknown): { successOnly: boolean; tools?: string[] } {
+  if (condition === null || typeof condition !== "object" || Array.isArray(condition) || Object.keys(condition).length !== 1) return { successOnly: false };
+  const [op] = Object.keys(condition);
+  const value = (condition as Record<string, unknown>)[op!];
+  const args = Array.isArray(value) ? value : [value];
+  if (op === "and") {
+    const parts = args.map(narrowing);
+    const lists = parts.flatMap((p) => (p.tools ? [p.tools] : []));
+    const tools = lists.length > 0 ? lists.reduce((a, b) => a.filter((t) => b.includes(t))) : undefined;
+    return { successOnly: parts.some((p) => p.successOnly), ...(tools ? { tools } : {}) };
+  }
+  if (op === "!" && args.length === 1 && isVar(args[0], "is_error")) return { successOnly: true };
+  if (args.length === 2 && ["==", "===", "!=", "!=="].includes(op!)) {
+    const other = isVar(args[0], "is_error") ? args[1] : isVar(args[1], "is_error") ? args[0] : undefined;
+    if (other === (op === "==" || op === "===" ? false : true)) return { successOnly: true };
+    const name = isVar(args[0], "tool") ? args[1] : isVar(args[1], "tool") ? args[0] : undefined;
+    if ((op === "==" || op === "===") && typeof name === "string") return { successOnly: false, tools: [name] };
+  }
+  if (op === "in" && args.length === 2 && isVar(args[0], "tool") && Array.isArray(args[1]) && args[1].every((t) => typeof t === "string")) {
+    return { successOnly: false, tools: args[1] as string[] };
+  }
+  return { successOnly: false };
+}
+
+function splitPath(path: string): string[] {
+  return path === "" ? [] : path.split(".");
 }

@@ -100,7 +100,7 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
         if (resumed) return resumed;
       }
       try {
-        return await renderAuthoring(await (await authoringTools()).call(name, args, { registry: options.registry, session, approver: () => elicitationApprover(server, options.approvalTimeoutMs) }), respond);
+        return await renderAuthoring(await (await authoringTools()).call(name, args, { registry: options.registry, session, approver: () => elicitationApprover(server, options.approvalTimeoutMs), events }), respond);
       } catch (error) {
         if (!(error instanceof StepgateError)) throw error;
         // stepgate_try failing before its run starts reads like any run that failed to start.

@@ -2,7 +2,8 @@
 // the built CLI over stdio with the SDK's client, against a real billing API
 // on loopback that the operator granted with --draft-host: guide, examples,
 // outline, inspect (the document given inline), validate (a warning, then
-// fixed), try to finished, and stepgate_test on the draft's cases.
+// fixed), try to finished (with progress for a client that asks), and
+// stepgate_test on the draft's cases.
 import { afterEach, describe, expect, it } from "vitest";
 import { startApiFixture, type ApiFixture } from "../support/api-fixture.js";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
@@ -112,7 +113,10 @@ describe("the whole authoring path over MCP, against a loopback API granted with
     expect(clean.structuredContent.warnings).toBeUndefined();
 
     // The granted loopback API is really called; a wrong total is diagnosed, the right one finishes.
-    const started = await call("stepgate_try", { text, inputs: {} });
+    // A client that sent a progressToken hears the draft run's preflight and calls, as for a served stepfile.
+    const progress: string[] = [];
+    const started = (await client.callTool({ name: "stepgate_try", arguments: { text, inputs: {} } }, { onprogress: (p) => void progress.push(p.message ?? "") })) as Result;
+    expect(progress).toEqual(["preflight: tool billing ready (1 of 1)", "step fetch-open-invoices: call fetch (listInvoices) 1 of 1"]);
     expect(started.structuredContent).toMatchObject({ state: "running", step: { step: "reconcile" }, completed: ["fetch-open-invoices"] });
     expect(api.received.map((r) => r.path)).toEqual(["/invoices"]);
     const run = started.structuredContent.run as string;

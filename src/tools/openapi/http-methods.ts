@@ -1,2 +1,2 @@
-/** The keys of an OpenAPI path item that hold operations. */
-export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+// The methods an OpenAPI path item may hold (shared with the loader's response-schema warnings).
+export { HTTP_METHODS } from "../../format/http-methods.js";

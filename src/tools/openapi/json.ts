@@ -1,26 +1,3 @@
-// Small guards for walking parsed documents, whose shape is never trusted.
-
-export type JsonObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Decodes one JSON Pointer token (RFC 6901). */
-export function unescapePointerToken(token: string): string {
-  return token.replace(/~1/g, "/").replace(/~0/g, "~");
-}
-
-/** Resolves a `#/a/b` fragment pointer inside `root`; undefined when it leads nowhere. */
-export function resolvePointer(root: unknown, ref: string): unknown {
-  if (ref === "#") return root;
-  if (!ref.startsWith("#/")) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split("/")) {
-    const token = unescapePointerToken(decodeURIComponent(raw));
-    if (Array.isArray(node) && /^(0|[1-9]\d*)$/.test(token)) node = node[Number(token)];
-    else if (isObject(node) && Object.hasOwn(node, token)) node = node[token];
-    else return undefined;
-  }
-  return node;
-}
+// Small guards for walking parsed documents, whose shape is never trusted
+// (shared with the loader, so they live in src/format).
+export { isObject, resolvePointer, unescapePointerToken, type JsonObject } from "../../format/json-pointer.js";

@@ -4,8 +4,11 @@
 // are not sent: an optional body of those types is left out of the operation,
 // a required one makes the operation unusable.
 import { ApiDocumentInvalid } from "../../errors.js";
+import { mediaKind } from "../../format/json-pointer.js";
 import { isObject, type JsonObject } from "./json.js";
 import type { BodySpec } from "./types.js";
+
+export { mediaKind };
 
 export interface ChosenBody extends BodySpec {
   /** The media type's schema (JSON) or `{ type: "string" }` (text). */
@@ -38,13 +41,6 @@ export function chooseRequestBody(operation: JsonObject, operationId: string): C
   return undefined;
 }
 
-/** json for application/json and any +json type, text for text/* and message/*. */
-export function mediaKind(mediaType: string): "json" | "text" | undefined {
-  const essence = mediaType.split(";")[0]!.trim().toLowerCase();
-  if (essence === "application/json" || /^application\/[^/*]+\+json$/.test(essence)) return "json";
-  if (/^(text|message)\/[^/]+$/.test(essence)) return "text";
-  return undefined;
-}
 
 /** `text/*` names a family, not a Content-Type that can be sent. */
 function concreteTextType(mediaType: string): string {
