@@ -59,7 +59,17 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
       );
       // With --watch, a reloaded stepfile changes the tool list: tell the client.
       const stopListening = options.stepfiles.onChange(() => void server.sendToolListChanged().catch(() => undefined));
-      servers.set(session.id, { server, stopListening });
+      const own = { server, stopListening };
+      servers.set(session.id, own);
+      // Over 2026-07-28 the SDK makes a server per request, all for the one
+      // shared session, and closes each after its answer (chaining onclose):
+      // each must take its listener and its map entry away with it, or both
+      // would grow with every request. A transport that sets its own onclose
+      // (stdio, 2025 sessions) ends the session instead, and endSession cleans up.
+      server.onclose = () => {
+        stopListening();
+        if (servers.get(session.id) === own) servers.delete(session.id);
+      };
       server.setRequestHandler("tools/list", () => ({ tools: tools() as never }));
       // A call that starts a run adds the run's resources to the session's list.
       const announceRuns = serveResources(server, session, { registry: options.registry, ledgers, catalog: options.authoring.catalog });
