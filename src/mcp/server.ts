@@ -46,6 +46,7 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
     if (listed?.version !== version) listed = { version, tools: toolList(options.stepfiles.list()) };
     return listed.tools;
   };
+  let listedJson: { tools: ReturnType<typeof toolList>; json: string } | undefined;
   const rounds = new ApprovalRounds(options.approvalTimeoutMs);
   const ledgers = options.ledgers ?? new KeptLedgers(0);
   // Lives as long as the factory, which is the process's.
@@ -81,6 +82,11 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
         return result as never;
       });
       return server;
+    },
+    toolsListResult() {
+      const current = tools();
+      if (listedJson?.tools !== current) listedJson = { tools: current, json: JSON.stringify({ tools: current }) };
+      return listedJson.json;
     },
     endSession(session: Session) {
       servers.get(session.id)?.stopListening();
