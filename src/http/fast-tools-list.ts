@@ -108,6 +108,8 @@ export function fastToolsList(options: FastToolsListOptions): FastToolsList {
 
 /** The id of a body that is exactly a tools/list request with no params to honour, else undefined. */
 function toolsListId(text: string): string | number | undefined {
+  // Most bodies seen here are tools/call requests: skip parsing them twice.
+  if (!text.includes('"tools/list"')) return undefined;
   let message: unknown;
   try {
     message = JSON.parse(text);
