@@ -29,6 +29,13 @@ export function isAllowedOrigin(origin: string, hostnames: ReadonlySet<string>):
   return (url.protocol === "http:" || url.protocol === "https:") && hostnames.has(url.hostname);
 }
 
+const LOOPBACK_ORIGIN_HOSTS: ReadonlySet<string> = new Set(LOOPBACK_HOSTNAMES);
+
+/** Whether an `Origin` value passes the default guard (a loopback origin). */
+export function isLoopbackOrigin(origin: string): boolean {
+  return isAllowedOrigin(origin, LOOPBACK_ORIGIN_HOSTS);
+}
+
 /**
  * Refuses (403) a request whose `Origin` header is present and not a loopback origin.
  *

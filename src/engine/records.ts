@@ -41,4 +41,10 @@ export type GateKind = "schema" | "predicate" | "http" | "approve" | "produces" 
 /** Where a run's records go: the ledger layer adds run, seq, time and the hash chain. */
 export interface LedgerWriter {
   append<T extends RecordType>(type: T, fields: RecordFields[T]): unknown;
+  /**
+   * Resolves once the run's closing record is durable (on disk, where the
+   * ledger syncs). The engine awaits it before a reply says the run ended,
+   * so a reply the client saw never names an end the ledger could lose.
+   */
+  durable?(): Promise<void>;
 }

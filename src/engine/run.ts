@@ -112,6 +112,7 @@ export class Run {
       this.ledger.append("run_abandoned", { outcome: "abandoned", reason });
       this.observer?.ended?.("abandoned");
       await this.toolbox.close().catch(() => undefined);
+      await this.ledger.durable?.();
     });
   }
 
@@ -210,6 +211,8 @@ export class Run {
     this.ledger.append("run_finished", { outcome: "finished", outputs_hash: hashJson(this.outputs) });
     this.observer?.ended?.("finished");
     await this.toolbox.close().catch(() => undefined);
+    // The reply says the run finished: only once the ledger says so on disk.
+    await this.ledger.durable?.();
     const completed = this.completed;
     this.completed = [];
     return { kind: "finished", run: this.id, state: "finished", identity: this.stepfile.identity, outputs: this.outputs, completed };
@@ -223,6 +226,7 @@ export class Run {
       this.ledger.append("run_failed", { outcome: "failed", error: failure.name, step });
       this.observer?.ended?.("failed");
       await this.toolbox.close().catch(() => undefined);
+      await this.ledger.durable?.();
     }
     return { kind: "failed", run: this.id, state: "failed", error: failure };
   }

@@ -16,8 +16,11 @@ export interface LegacySessionsOptions {
 /** Serves one 2025-era request; `parsedBody` is the already-parsed POST body. */
 export type LegacyHandler = (request: Request, parsedBody: unknown) => Promise<Response>;
 
+/** The store's kind for a 2025 session (an entry this handler made). */
+export const LEGACY_SESSION = "legacy-session";
+
 interface LegacyEntry {
-  readonly kind: "legacy-session";
+  readonly kind: typeof LEGACY_SESSION;
   readonly session: Session;
   readonly transport: WebStandardStreamableHTTPServerTransport;
   close(reason: EndReason): Promise<void>;
@@ -47,7 +50,7 @@ export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
     });
     let closed = false;
     const entry: LegacyEntry = {
-      kind: "legacy-session",
+      kind: LEGACY_SESSION,
       session,
       transport,
       async close() {
@@ -88,7 +91,7 @@ export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
     }
     const found = sessions.touch(id) as LegacyEntry | undefined;
     // Only ids this handler minted are served; the shared 2026 session's id is not one.
-    if (found?.kind !== "legacy-session") return refuse(404, JsonRpcCode.SessionNotFound, "Session not found");
+    if (found?.kind !== LEGACY_SESSION) return refuse(404, JsonRpcCode.SessionNotFound, "Session not found");
     if (request.method === "DELETE") {
       // Ended here rather than through the transport's DELETE handling, so
       // endSession has run before the client sees the reply.

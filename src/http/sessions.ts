@@ -99,6 +99,11 @@ export class SessionStore {
     if (this.#closed) void this.end(entry.session.id, "shutdown");
   }
 
+  /** The session's entry without marking it active (a request not yet known to be served). */
+  peek(id: string): SessionEntry | undefined {
+    return this.#slots.get(id)?.entry;
+  }
+
   /** The session's entry, marked active now; undefined when unknown or already ended. */
   touch(id: string): SessionEntry | undefined {
     const slot = this.#slots.get(id);

@@ -11,6 +11,8 @@ import type { SinkFactory } from "./sinks.js";
 /** Where a run's records go: one line (canonical JSON, no newline) at a time. */
 export interface LedgerSink {
   write(line: string): void;
+  /** Resolves once the records that must survive a power loss (a run's last) are on disk; absent where nothing is synced. */
+  durable?(): Promise<void>;
 }
 
 export const DEFAULT_CHECKPOINT_EVERY = 64;
@@ -65,6 +67,11 @@ export class LedgerChain implements LedgerWriter {
       this.onClose();
     } else if (this.signing && this.sinceSigned >= this.signing.checkpointEvery) this.checkpoint("interval");
     return record;
+  }
+
+  /** Resolves once the run's last record, if written, is on disk (see fileSinks). */
+  durable(): Promise<void> {
+    return this.sink.durable?.() ?? Promise.resolve();
   }
 
   /** A signed checkpoint, unless there is no key, the run has ended or the last record is signed already. */

@@ -4,70 +4,71 @@
 // file opened O_APPEND, so a process killed at any moment (SIGKILL
 // included) leaves every file a sequence of whole records, a valid prefix
 // of its chain that --verify accepts. Writes are synchronous so records land
-// in order. fsync policy: the file is fsynced when a run's last record
-// (run_finished, run_failed, run_abandoned) is written, and the folder when
-// a run's file is created, so a finished run survives a power loss too;
-// records in between reach the OS at once (a killed process loses none)
-// but the disk at the OS's pace.
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from "node:fs";
+// in order. fsync policy (group commit, src/ledger/group-sync.ts): when a
+// run's last record (run_finished, run_failed, run_abandoned) is written,
+// its file is fsynced, together with the folder if a file was created since
+// the folder's last sync, in a batch shared with the other runs ending then;
+// `durable()` resolves once that is done, and the engine sends the reply
+// that says the run ended only after it. A new file's folder entry is synced
+// in the background as soon as it is created. Records in between reach the
+// OS at once (a killed process loses none) but the disk at the OS's pace.
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { LedgerSink } from "./chain.js";
+import { GroupSync } from "./group-sync.js";
 
 export type SinkFactory = (stepfile: string, run: string) => LedgerSink;
 
 /** A run's last record, as canonical JSON spells its type (keys sorted, no spaces). */
 const RUN_END = /"type":"run_(?:finished|failed|abandoned)"/;
 
-export function fileSinks(dir: string): SinkFactory {
+export function fileSinks(dir: string, group: GroupSync = new GroupSync(dir)): SinkFactory {
   return (stepfile, run) => {
     mkdirSync(dir, { recursive: true });
     const path = join(dir, `${stepfile}-${run}.jsonl`);
     let created = false;
+    let synced: Promise<void> | undefined;
     return {
       write(line) {
         const record = Buffer.from(`${line}\n`, "utf8");
+        const last = RUN_END.test(line);
+        let fd: number;
         try {
-          appendRecord(path, record, RUN_END.test(line));
+          fd = appendRecord(path, record);
         } catch (error) {
           // The folder was removed while the run went on: make it again
           // rather than lose the record (the earlier ones are gone with it).
           if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
           mkdirSync(dir, { recursive: true });
-          appendRecord(path, record, RUN_END.test(line));
+          created = false;
+          fd = appendRecord(path, record);
         }
         if (!created) {
           created = true;
-          syncFolder(dir);
+          group.created();
         }
+        if (last) {
+          synced = group.sync(fd);
+          // Marked handled here: a failed sync surfaces through durable(), not as an unhandled rejection.
+          synced.catch(() => undefined);
+        } else closeSync(fd);
       },
+      durable: () => synced ?? Promise.resolve(),
     };
   };
 }
 
-/** One write(2) for the whole record; the loop only runs again after a short write (a full disk, say). */
-function appendRecord(path: string, record: Buffer, sync: boolean): void {
+/** One write(2) for the whole record; the loop only runs again after a short write (a full disk, say). Returns the open file. */
+function appendRecord(path: string, record: Buffer): number {
   const fd = openSync(path, "a");
   try {
     let written = 0;
     while (written < record.length) written += writeSync(fd, record, written, record.length - written);
-    if (sync) fsyncSync(fd);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    throw error;
   }
-}
-
-/** Makes a new file's name durable; folders cannot be opened for fsync on every platform, which is not worth failing a run over. */
-function syncFolder(dir: string): void {
-  try {
-    const fd = openSync(dir, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Windows: the file's own fsync at run end still holds.
-  }
+  return fd;
 }
 
 export function stderrSinks(): SinkFactory {

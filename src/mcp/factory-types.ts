@@ -9,4 +9,10 @@ export interface McpServerFactory {
   create(session: Session): Server;
   /** The session ended (closed, deleted or reaped for idling): abandon its runs. */
   endSession(session: Session): void;
+  /**
+   * The tools/list result every server of this factory answers, as JSON: the
+   * same string until the catalog changes (--watch). A transport may answer
+   * tools/list from it without a server (src/http/fast-tools-list.ts).
+   */
+  toolsListResult?(): string;
 }

@@ -70,6 +70,11 @@ export class ServedStepfiles {
     this.changed();
   }
 
+  /** Listeners registered with onChange: one per live server, so tests can see none is left behind. */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -46,6 +46,7 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
     if (listed?.version !== version) listed = { version, tools: toolList(options.stepfiles.list()) };
     return listed.tools;
   };
+  let listedJson: { tools: ReturnType<typeof toolList>; json: string } | undefined;
   const rounds = new ApprovalRounds(options.approvalTimeoutMs);
   const ledgers = options.ledgers ?? new KeptLedgers(0);
   // Lives as long as the factory, which is the process's.
@@ -59,7 +60,17 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
       );
       // With --watch, a reloaded stepfile changes the tool list: tell the client.
       const stopListening = options.stepfiles.onChange(() => void server.sendToolListChanged().catch(() => undefined));
-      servers.set(session.id, { server, stopListening });
+      const own = { server, stopListening };
+      servers.set(session.id, own);
+      // Over 2026-07-28 the SDK makes a server per request, all for the one
+      // shared session, and closes each after its answer (chaining onclose):
+      // each must take its listener and its map entry away with it, or both
+      // would grow with every request. A transport that sets its own onclose
+      // (stdio, 2025 sessions) ends the session instead, and endSession cleans up.
+      server.onclose = () => {
+        stopListening();
+        if (servers.get(session.id) === own) servers.delete(session.id);
+      };
       server.setRequestHandler("tools/list", () => ({ tools: tools() as never }));
       // A call that starts a run adds the run's resources to the session's list.
       const announceRuns = serveResources(server, session, { registry: options.registry, ledgers, catalog: options.authoring.catalog });
@@ -71,6 +82,11 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
         return result as never;
       });
       return server;
+    },
+    toolsListResult() {
+      const current = tools();
+      if (listedJson?.tools !== current) listedJson = { tools: current, json: JSON.stringify({ tools: current }) };
+      return listedJson.json;
     },
     endSession(session: Session) {
       servers.get(session.id)?.stopListening();

@@ -1,7 +1,9 @@
 // Issue 12, a crash-consistent ledger: a real `stepgate --http` serving many
 // concurrent runs is killed with SIGKILL at a random moment; every ledger
 // file it leaves must be whole records only, and `stepgate --verify` must
-// accept every one as a valid prefix of its chain.
+// accept every one as a valid prefix of its chain. And the durability
+// promise: every run whose reply said it finished has its run_finished
+// record in its file (the reply is sent only after the record's sync).
 import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +17,7 @@ const run = promisify(execFile);
 const greet = join(repoRoot, "test/fixtures/greet.stepfile.yaml");
 
 /** Drives runs of greet back to back until the server goes away. */
-const progress = { submits: 0 };
+const progress = { submits: 0, finished: [] as string[] };
 
 async function keepRunning(url: string, stopped: () => boolean): Promise<number> {
   let submits = 0;
@@ -26,9 +28,10 @@ async function keepRunning(url: string, stopped: () => boolean): Promise<number>
       const first = await client.callTool({ name: "greet", arguments: { name: "Ada" } });
       const runId = (first.structuredContent as { run: string }).run;
       for (const output of [{ greeting: "Hi" }, { greeting: "Hello, Ada" }, { signature: "S" }]) {
-        await client.callTool({ name: "stepgate_submit", arguments: { run: runId, output } });
+        const reply = await client.callTool({ name: "stepgate_submit", arguments: { run: runId, output } });
         submits++;
         progress.submits++;
+        if ((reply.structuredContent as { state?: string }).state === "finished") progress.finished.push(runId);
       }
     }
   } catch {
@@ -46,9 +49,10 @@ describe("SIGKILL under load", () => {
       const server = await startCliServer(["--ledger-dir", dir, greet]);
       let killed = false;
       progress.submits = 0;
+      progress.finished = [];
       const clients = Array.from({ length: 8 }, () => keepRunning(server.url, () => killed));
       // Under load first (a slow machine takes a while to connect 8 clients), then a random moment.
-      while (progress.submits < 8) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (progress.submits < 8 || progress.finished.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
       const delay = Math.floor(Math.random() * 1_500);
       killedAfter.push(delay);
       await new Promise((resolve) => setTimeout(resolve, delay));
@@ -59,6 +63,13 @@ describe("SIGKILL under load", () => {
 
       const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
       expect(files.length, `round ${round} (killed ${delay} ms into the load) wrote no ledger`).toBeGreaterThan(0);
+      // Every run the client was told had finished is finished in its ledger.
+      expect(progress.finished.length, `round ${round}: no run finished before the kill`).toBeGreaterThan(0);
+      for (const runId of progress.finished) {
+        const file = files.find((f) => f.endsWith(`-${runId}.jsonl`));
+        expect(file, `run ${runId} was reported finished but has no ledger file`).toBeDefined();
+        expect(readFileSync(join(dir, file!), "utf8")).toMatch(/"type":"run_finished"/);
+      }
       for (const file of files) {
         const text = readFileSync(join(dir, file), "utf8");
         // Whole records only: the file ends with a newline and every line parses.
