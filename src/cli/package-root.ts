@@ -18,6 +18,9 @@ export function packageRoot(): string {
   }
 }
 
+let version: string | undefined;
+
+/** Read once per process: the serve path asks for it on every run's toolbox. */
 export function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+  return (version ??= (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version);
 }
