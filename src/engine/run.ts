@@ -262,13 +262,19 @@ export class Run {
     }
   }
 
-  /** One request, counted against the step's limit and kept as evidence when it reached the tool. */
-  private async makeCall(operation: string, args: Record<string, unknown>, _caller: "client" | "stepgate"): Promise<CallOutcome> {
+  /**
+   * One request, counted against the step's limit and kept as evidence when
+   * it reached the tool. A request that got no usable answer is recorded
+   * here (the caller records an answered one, with what the client was shown).
+   */
+  private async makeCall(operation: string, args: Record<string, unknown>, caller: "client" | "stepgate", call?: string): Promise<CallOutcome> {
     const step = this.step;
     if (this.callsThisStep >= this.ctx.limits.callsPerStep) throw new CallLimitReached(step.def.id, this.ctx.limits.callsPerStep);
     this.callsThisStep += 1;
+    const started = performance.now();
     const outcome = await this.toolbox.call(operation, args, (notice) => this.recordRetry(notice)).catch((error: unknown) => {
       if (error instanceof EgressDenied) this.emit({ kind: "refused", step: step.def.id, operation, host: String(error.details.host ?? "") });
+      this.recordFailedCall(operation, error, caller, Math.round(performance.now() - started), call);
       throw error;
     });
     this.calls.push({ tool: operation, arguments: args, result: outcome.result, is_error: outcome.isError });
@@ -293,6 +299,31 @@ export class Run {
     });
   }
 
+  /**
+   * A call without a usable answer still leaves a `tool_call` record, so the
+   * ledger shows every request a step made: no response hash or length (there
+   * was no response), the status when one came back, and the error type.
+   * Written before `run_failed` when the error ends the run.
+   */
+  private recordFailedCall(operation: string, error: unknown, caller: "client" | "stepgate", durationMs: number, call?: string) {
+    const target = this.toolbox.target(operation);
+    this.ledger.append("tool_call", {
+      step: this.step.def.id,
+      tool: target?.tool ?? "",
+      operation,
+      host: target?.host ?? "",
+      status: error instanceof ToolCallFailed ? error.status : null,
+      duration_ms: durationMs,
+      credential: target?.credential ?? null,
+      response_hash: null,
+      response_length: null,
+      shown_length: null,
+      caller,
+      ...(call ? { call } : {}),
+      error: error instanceof StepgateError ? error.name : "InternalError",
+    });
+  }
+
   private recordRetry(notice: RetryNotice) {
     const step = this.stepIndex >= 0 && this.stepIndex < this.stepfile.compiled.steps.length ? this.step.def.id : null;
     this.ledger.append("retry", { step, operation: notice.operation, attempt: notice.attempt, status: notice.status, wait_ms: notice.waitMs });
@@ -304,7 +335,7 @@ export class Run {
       inputs: this.inputs,
       steps: this.outputs,
       call: async (operation: string, args: Record<string, unknown>, callId: string) => {
-        const outcome = await this.makeCall(operation, args, "stepgate");
+        const outcome = await this.makeCall(operation, args, "stepgate", callId);
         this.recordCall(operation, outcome, "stepgate", null, callId);
         return outcome;
       },

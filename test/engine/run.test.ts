@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fakeToolbox, harness } from "./harness.js";
 import { newSession } from "../../src/session.js";
+import { ResponseTooLarge, ToolCallFailed } from "../../src/errors.js";
 
 const withTool = `stepgate: "1"
 id: shelf
@@ -49,6 +50,51 @@ describe("a run's calls", () => {
     expect(await h.registry.submit(start.run, h.session, { ids: ["K-1"] })).toMatchObject({ kind: "finished", outputs: { list: { ids: ["K-1"] } } });
     const call = h.records(start.run).find((r) => r.type === "tool_call");
     expect(call).toMatchObject({ operation: "listItems", caller: "client", status: 200, shown_length: 15, response_hash: "sha256:00" });
+  });
+
+  it("records a call that got no usable answer, with its error type, and lets the run go on after ToolCallFailed", async () => {
+    const h = harness(withTool, fakeToolbox({ listItems: () => { throw new ToolCallFailed("listItems", 503, "busy"); } }));
+    const start = await h.start();
+    const reply = await h.registry.call(start.run, h.session, "listItems", {});
+    expect(reply).toMatchObject({ kind: "call", state: "running", isError: true, text: "listItems failed: HTTP 503: busy" });
+    const call = h.records(start.run).find((r) => r.type === "tool_call");
+    expect(call).toMatchObject({ step: "list", tool: "fake", operation: "listItems", host: "127.0.0.1", status: 503, credential: null, response_hash: null, response_length: null, shown_length: null, caller: "client", error: "ToolCallFailed" });
+    expect(call!.duration_ms).toEqual(expect.any(Number));
+    expect(h.types(start.run)).toEqual(["run_started", "step_started", "tool_call"]);
+  });
+
+  it("records a failed call before the run_failed of an error that ends the run", async () => {
+    const h = harness(withTool, fakeToolbox({ listItems: () => { throw new ResponseTooLarge("listItems", 10); } }));
+    const start = await h.start();
+    expect(await h.registry.call(start.run, h.session, "listItems", {})).toMatchObject({ kind: "failed", error: { name: "ResponseTooLarge" } });
+    const records = h.records(start.run);
+    expect(records.map((r) => r.type)).toEqual(["run_started", "step_started", "tool_call", "run_failed"]);
+    expect(records[2]).toMatchObject({ operation: "listItems", status: null, response_hash: null, error: "ResponseTooLarge" });
+    expect(records[3]).toMatchObject({ error: "ResponseTooLarge", step: "list" });
+  });
+
+  it("records a mechanical step's failed call with its call id, caller stepgate", async () => {
+    const mechanical = `stepgate: "1"
+id: fetcher
+inputs: { type: object }
+tools:
+  cat:
+    openapi: { server: "http://127.0.0.1:1", document: { openapi: 3.1.0, paths: {} } }
+    exposes: [listItems]
+steps:
+  - id: fetch
+    do:
+      calls:
+        - { id: items, operation: listItems }
+      output: { n: 1 }
+    produces: { type: object }
+`;
+    const h = harness(mechanical, fakeToolbox({ listItems: () => { throw new ToolCallFailed("listItems", null, "", "no complete response within 10 ms"); } }));
+    const start = await h.start();
+    expect(start).toMatchObject({ kind: "failed", error: { name: "ToolCallFailed" } });
+    const records = h.records(start.run);
+    expect(records.map((r) => r.type)).toEqual(["run_started", "step_started", "tool_call", "run_failed"]);
+    expect(records[2]).toMatchObject({ step: "fetch", caller: "stepgate", call: "items", status: null, error: "ToolCallFailed" });
   });
 
   it("stops the run with CallLimitReached when a step uses up its calls, across attempts", async () => {

@@ -2,7 +2,8 @@
 // misbehaves in every way a network can. Each call ends in its documented
 // error within --request-timeout-ms (plus the CLI's own start), the run
 // state the seed gives (ToolCallFailed: the run goes on; ResponseTooLarge:
-// the run ends, with run_failed in the ledger).
+// the run ends, with run_failed in the ledger), and a tool_call record with
+// its error type.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, expect, it } from "vitest";
 import { serveHttps } from "../support/https-fixture.js";
@@ -83,7 +84,17 @@ it("gives each hostile answer its documented error, in time, and the run its sta
   expect(text(huge)).toMatch(/^ResponseTooLarge: the response of huge is larger than --response-bytes \(1000000 bytes\)/);
   expect(structured(huge).state).toBe("failed");
   const { ledger } = await run.finish();
-  expect(ledger.filter((r) => r.type === "tool_call").map((r) => r.operation)).toEqual(["not_json"]);
+  // Every call leaves its record: a failed one with its error type, no response hash and no status (no answer came).
+  const calls = ledger.filter((r) => r.type === "tool_call");
+  expect(calls.map((r) => r.operation)).toEqual([...expected.map(([operation]) => operation), "not_json", "huge"]);
+  for (const record of calls.filter((r) => r.operation !== "not_json")) {
+    const error = record.operation === "huge" ? "ResponseTooLarge" : "ToolCallFailed";
+    expect(record, String(record.operation)).toMatchObject({ step: "work", tool: "api", host: api.host, status: null, response_hash: null, response_length: null, shown_length: null, caller: "client", error });
+  }
+  expect(calls.find((r) => r.operation === "not_json")).toMatchObject({ status: 200, response_length: "<html>surprise</html>".length });
+  expect(calls.find((r) => r.operation === "not_json")).not.toHaveProperty("error");
+  // The failed call's record comes before the run_failed its error wrote.
+  expect(ledger.slice(-2).map((r) => r.type)).toEqual(["tool_call", "run_failed"]);
   expect(ledger.at(-1)).toMatchObject({ type: "run_failed", error: "ResponseTooLarge" });
 });
 
@@ -100,6 +111,7 @@ it("refuses a self-signed certificate once, clearly, naming NODE_EXTRA_CA_CERTS"
     // Not retried: a GET with a network error would be sent four times.
     const { ledger } = await run.finish();
     expect(ledger.filter((r) => r.type === "retry")).toEqual([]);
+    expect(ledger.filter((r) => r.type === "tool_call")).toMatchObject([{ operation: "getItem", host: api.host, status: null, response_hash: null, error: "ToolCallFailed" }]);
     expect(api.received).toEqual([]);
   } finally {
     await api.close();

@@ -62,7 +62,12 @@ describe("a failed MCP tool call", () => {
     await close();
     expect(ledger.some((r) => r.type === "run_failed")).toBe(false);
     expect(ledger.filter((r) => r.type === "retry")).toEqual([]);
-    expect(ledger.filter((r) => r.type === "tool_call").map((r) => r.operation)).toEqual(["lookup"]);
+    // The failed call has its record too, with the status and error type, and no response hash.
+    expect(ledger.filter((r) => r.type === "tool_call")).toMatchObject([
+      { operation: "lookup", tool: "suppliers", host: expect.stringMatching(/^127\.0\.0\.1:\d+$/), credential: "suppliers", status: 500, response_hash: null, response_length: null, error: "ToolCallFailed" },
+      { operation: "lookup", status: null, response_hash: expect.stringMatching(/^sha256:/) },
+    ]);
+    expect(ledger.filter((r) => r.type === "tool_call")[1]).not.toHaveProperty("error");
   });
 
   it("whose connection breaks is ToolCallFailed: an error result, and the run goes on", async () => {
@@ -76,6 +81,31 @@ describe("a failed MCP tool call", () => {
     const { ledger } = await run.finish();
     await close();
     expect(ledger.some((r) => r.type === "run_failed")).toBe(false);
+    expect(ledger.filter((r) => r.type === "tool_call").map((r) => r.error ?? null)).toEqual(["ToolCallFailed", null]);
+  });
+
+  it("answered as an event stream that never ends is ToolCallFailed at --request-timeout-ms: recorded, and the run goes on", async () => {
+    // The answer's headers come at once, then keep-alive comments forever and never the JSON-RPC response.
+    const endless = failFirstCall((res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const timer = setInterval(() => res.write(": keep-alive\n\n"), 100);
+      res.on("close", () => clearInterval(timer));
+    });
+    const { run, calls, close } = await mcpRun(endless, { args: ["--request-timeout-ms", "1500"] });
+    // The client's own wait (REPLY_MS) is what would catch a hang.
+    const failed = await run.call("lookup", { query: "Acme" });
+    expect(failed.isError).toBe(true);
+    expect(structured(failed).state).toBe("running");
+    expect(text(failed)).toBe("lookup failed: no complete response within 1500 ms");
+    expect(calls()).toBe(1);
+    expect(text(await run.call("lookup", { query: "Acme" }))).toContain("Acme: Leeds");
+    const { ledger } = await run.finish();
+    await close();
+    expect(ledger.some((r) => r.type === "run_failed")).toBe(false);
+    expect(ledger.filter((r) => r.type === "tool_call")).toMatchObject([
+      { operation: "lookup", status: null, response_hash: null, caller: "client", error: "ToolCallFailed" },
+      { operation: "lookup", response_hash: expect.stringMatching(/^sha256:/) },
+    ]);
   });
 
   const endsTheRun: Array<[string, (res: ServerResponse) => void, string[]]> = [
@@ -97,7 +127,10 @@ describe("a failed MCP tool call", () => {
     expect(Date.now() - started).toBeLessThan(30_000);
     const { ledger } = await run.finish();
     await close();
-    expect(ledger.at(-1)).toMatchObject({ type: "run_failed", error: "ResponseTooLarge" });
+    expect(ledger.slice(-2)).toMatchObject([
+      { type: "tool_call", operation: "lookup", error: "ResponseTooLarge" },
+      { type: "run_failed", error: "ResponseTooLarge" },
+    ]);
   });
 
   it.each(endsTheRun)("still ends the run with Stepgate's own %s, not as the SDK's error", async (error, fail, args) => {
@@ -106,7 +139,10 @@ describe("a failed MCP tool call", () => {
     expect(structured(reply)).toMatchObject({ state: "failed", error });
     const { ledger } = await run.finish();
     await close();
-    expect(ledger.at(-1)).toMatchObject({ type: "run_failed", error });
+    expect(ledger.slice(-2)).toMatchObject([
+      { type: "tool_call", operation: "lookup", error },
+      { type: "run_failed", error },
+    ]);
   });
 });
 
