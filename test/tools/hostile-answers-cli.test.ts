@@ -32,6 +32,9 @@ const HOSTILE: Record<string, (req: IncomingMessage, res: ServerResponse) => voi
     res.write('{"only": "part"}');
     setTimeout(() => res.socket?.end(), 50);
   },
+  // A coding Stepgate cannot decode, and a body that is not what its coding says.
+  "/zstd": (_req, res) => res.writeHead(200, { "content-type": "application/json", "content-encoding": "zstd" }).end("(zstd bytes)"),
+  "/broken-gzip": (_req, res) => res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end("this is not gzip at all"),
   "/not-json": (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("<html>surprise</html>"),
   "/loop": (_req, res) => res.writeHead(307, { location: "/loop" }).end(),
   "/hop": (req, res) => {
@@ -65,6 +68,8 @@ it("gives each hostile answer its documented error, in time, and the run its sta
     ["short_body", /^short_body failed: network error: /],
     ["loop", /^loop failed: more than 10 redirects/],
     ["hop", /^hop failed: more than 10 redirects/],
+    ["zstd", /^zstd failed: HTTP 200, the response uses content-encoding "zstd", which Stepgate cannot decode \(it accepts gzip, deflate, br\)$/],
+    ["broken_gzip", /^broken_gzip failed: HTTP 200, the response's gzip encoding is broken \(.+\)$/],
   ];
   for (const [operation, error] of expected) {
     const started = Date.now();
@@ -84,12 +89,13 @@ it("gives each hostile answer its documented error, in time, and the run its sta
   expect(text(huge)).toMatch(/^ResponseTooLarge: the response of huge is larger than --response-bytes \(1000000 bytes\)/);
   expect(structured(huge).state).toBe("failed");
   const { ledger } = await run.finish();
-  // Every call leaves its record: a failed one with its error type, no response hash and no status (no answer came).
+  // Every call leaves its record: a failed one with its error type and no response hash, and a status only when one came.
   const calls = ledger.filter((r) => r.type === "tool_call");
   expect(calls.map((r) => r.operation)).toEqual([...expected.map(([operation]) => operation), "not_json", "huge"]);
   for (const record of calls.filter((r) => r.operation !== "not_json")) {
     const error = record.operation === "huge" ? "ResponseTooLarge" : "ToolCallFailed";
-    expect(record, String(record.operation)).toMatchObject({ step: "work", tool: "api", host: api.host, status: null, response_hash: null, response_length: null, shown_length: null, caller: "client", error });
+    const status = record.operation === "zstd" || record.operation === "broken_gzip" ? 200 : null;
+    expect(record, String(record.operation)).toMatchObject({ step: "work", tool: "api", host: api.host, status, response_hash: null, response_length: null, shown_length: null, caller: "client", error });
   }
   expect(calls.find((r) => r.operation === "not_json")).toMatchObject({ status: 200, response_length: "<html>surprise</html>".length });
   expect(calls.find((r) => r.operation === "not_json")).not.toHaveProperty("error");

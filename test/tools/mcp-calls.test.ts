@@ -5,6 +5,7 @@
 // operation declared `effect: read` is retried after a 5xx or network error
 // as the seed says, though every MCP message is a POST.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { startMcpFixture } from "../support/mcp-fixture.js";
 import { cleanUp, mcpMethod, oneStep, proxyTo, startRun, structured, text } from "./cli-run.js";
@@ -82,6 +83,30 @@ describe("a failed MCP tool call", () => {
     await close();
     expect(ledger.some((r) => r.type === "run_failed")).toBe(false);
     expect(ledger.filter((r) => r.type === "tool_call").map((r) => r.error ?? null)).toEqual(["ToolCallFailed", null]);
+  });
+
+  it("answered with a coding Stepgate cannot decode is ToolCallFailed naming it: recorded, and the run goes on; a gzip answer is decoded", async () => {
+    let n = 0;
+    const codings: Intercept = (_req, body, res) => {
+      if (mcpMethod(body) !== "tools/call") return false;
+      const id = (JSON.parse(body) as { id: number }).id;
+      const answer = JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: "Acme: Leeds, from a gzip body" }] } });
+      if (n++ === 0) res.writeHead(200, { "content-type": "application/json", "content-encoding": "zstd" }).end(answer);
+      else res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(gzipSync(answer));
+      return true;
+    };
+    const { run, close } = await mcpRun(codings);
+    const failed = await run.call("lookup", { query: "Acme" });
+    expect(failed.isError).toBe(true);
+    expect(structured(failed).state).toBe("running");
+    expect(text(failed)).toBe('lookup failed: HTTP 200, the response uses content-encoding "zstd", which Stepgate cannot decode (it accepts gzip, deflate, br)');
+    expect(text(await run.call("lookup", { query: "Acme" }))).toBe("Acme: Leeds, from a gzip body");
+    const { ledger } = await run.finish();
+    await close();
+    expect(ledger.filter((r) => r.type === "tool_call")).toMatchObject([
+      { operation: "lookup", status: 200, response_hash: null, error: "ToolCallFailed" },
+      { operation: "lookup", response_hash: expect.stringMatching(/^sha256:/) },
+    ]);
   });
 
   it("answered as an event stream that never ends is ToolCallFailed at --request-timeout-ms: recorded, and the run goes on", async () => {
