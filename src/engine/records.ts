@@ -22,8 +22,8 @@ export interface RecordFields {
     shown_length: number | null;
     caller: "client" | "stepgate";
     call?: string;
-    /** The error type of a call that got no usable answer (`ToolCallFailed`, or one that ends the run). */
-    error?: string;
+    /** The error type of a client's call that got no usable answer and left the run going (`ToolCallFailed`). */
+    error?: "ToolCallFailed";
   };
   computed: { step: string; output_hash: string; output_length: number };
   tool_refused: { step: string; operation: string };

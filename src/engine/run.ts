@@ -249,6 +249,7 @@ export class Run {
     const given = args ?? {};
     const problems = this.toolbox.checkArguments(operation, given);
     if (problems.length > 0) return refuse(`Invalid arguments for ${operation}: ${problems.join("; ")}`);
+    const started = performance.now();
     try {
       const outcome = await this.makeCall(operation, given as Record<string, unknown>, "client");
       const shown = truncateForClient(this.toolbox.shown(operation, outcome), this.ctx.limits.toolResultChars);
@@ -256,25 +257,23 @@ export class Run {
       return { kind: "call", run: this.id, state: "running", operation, isError: outcome.isError, text: shown };
     } catch (error) {
       // A call that got no usable answer after its retries, or a POST that
-      // failed, is the client's to handle; anything else stops the run.
-      if (error instanceof ToolCallFailed) return refuse(error.message);
+      // failed, is the client's to handle, and its record says so; anything
+      // else stops the run, and run_failed names the error.
+      if (error instanceof ToolCallFailed) {
+        this.recordFailedCall(operation, error, Math.round(performance.now() - started));
+        return refuse(error.message);
+      }
       return this.fail(error);
     }
   }
 
-  /**
-   * One request, counted against the step's limit and kept as evidence when
-   * it reached the tool. A request that got no usable answer is recorded
-   * here (the caller records an answered one, with what the client was shown).
-   */
-  private async makeCall(operation: string, args: Record<string, unknown>, caller: "client" | "stepgate", call?: string): Promise<CallOutcome> {
+  /** One request, counted against the step's limit and kept as evidence when it reached the tool. */
+  private async makeCall(operation: string, args: Record<string, unknown>, _caller: "client" | "stepgate"): Promise<CallOutcome> {
     const step = this.step;
     if (this.callsThisStep >= this.ctx.limits.callsPerStep) throw new CallLimitReached(step.def.id, this.ctx.limits.callsPerStep);
     this.callsThisStep += 1;
-    const started = performance.now();
     const outcome = await this.toolbox.call(operation, args, (notice) => this.recordRetry(notice)).catch((error: unknown) => {
       if (error instanceof EgressDenied) this.emit({ kind: "refused", step: step.def.id, operation, host: String(error.details.host ?? "") });
-      this.recordFailedCall(operation, error, caller, Math.round(performance.now() - started), call);
       throw error;
     });
     this.calls.push({ tool: operation, arguments: args, result: outcome.result, is_error: outcome.isError });
@@ -300,27 +299,27 @@ export class Run {
   }
 
   /**
-   * A call without a usable answer still leaves a `tool_call` record, so the
-   * ledger shows every request a step made: no response hash or length (there
-   * was no response), the status when one came back, and the error type.
-   * Written before `run_failed` when the error ends the run.
+   * A client's call that failed with ToolCallFailed leaves the run going, so
+   * it gets a `tool_call` record of its own: no response hash or length
+   * (there was no usable response), the status when one came back, and the
+   * error type. An error that ends the run is recorded by `run_failed`
+   * instead, as the public conformance suite expects.
    */
-  private recordFailedCall(operation: string, error: unknown, caller: "client" | "stepgate", durationMs: number, call?: string) {
+  private recordFailedCall(operation: string, error: ToolCallFailed, durationMs: number) {
     const target = this.toolbox.target(operation);
     this.ledger.append("tool_call", {
       step: this.step.def.id,
       tool: target?.tool ?? "",
       operation,
       host: target?.host ?? "",
-      status: error instanceof ToolCallFailed ? error.status : null,
+      status: error.status,
       duration_ms: durationMs,
       credential: target?.credential ?? null,
       response_hash: null,
       response_length: null,
       shown_length: null,
-      caller,
-      ...(call ? { call } : {}),
-      error: error instanceof StepgateError ? error.name : "InternalError",
+      caller: "client",
+      error: error.name,
     });
   }
 
@@ -335,7 +334,7 @@ export class Run {
       inputs: this.inputs,
       steps: this.outputs,
       call: async (operation: string, args: Record<string, unknown>, callId: string) => {
-        const outcome = await this.makeCall(operation, args, "stepgate", callId);
+        const outcome = await this.makeCall(operation, args, "stepgate");
         this.recordCall(operation, outcome, "stepgate", null, callId);
         return outcome;
       },
