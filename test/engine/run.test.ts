@@ -3,14 +3,17 @@ import { fakeToolbox, harness } from "./harness.js";
 import { newSession } from "../../src/session.js";
 import { ResponseTooLarge, ToolCallFailed } from "../../src/errors.js";
 
-const withTool = `stepgate: "1"
-id: shelf
+/** A stepfile's head whose one tool exposes `exposes`; its steps follow. */
+const withTools = (id: string, exposes: string) => `stepgate: "1"
+id: ${id}
 inputs: { type: object }
 tools:
   cat:
     openapi: { server: "http://127.0.0.1:1", document: { openapi: 3.1.0, paths: {} } }
-    exposes: [listItems, other]
-steps:
+    exposes: [${exposes}]
+`;
+
+const withTool = `${withTools("shelf", "listItems, other")}steps:
   - id: list
     tools: [listItems]
     instructions: List.
@@ -72,14 +75,7 @@ describe("a run's calls", () => {
   });
 
   it("ends the run on a mechanical step's failed call, recorded by run_failed alone", async () => {
-    const mechanical = `stepgate: "1"
-id: fetcher
-inputs: { type: object }
-tools:
-  cat:
-    openapi: { server: "http://127.0.0.1:1", document: { openapi: 3.1.0, paths: {} } }
-    exposes: [listItems]
-steps:
+    const mechanical = `${withTools("fetcher", "listItems")}steps:
   - id: fetch
     do:
       calls:
