@@ -137,6 +137,39 @@ describe("a failed MCP tool call", () => {
     ["ResponseTooLarge", (res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ padding: "x".repeat(20_000) })), ["--response-bytes", "8192"]],
     ["EgressDenied", (res) => res.writeHead(307, { location: "http://127.0.0.2:9/mcp" }).end(), []],
   ];
+  it("fails only the call a stream answered: a stream left open after its answer that later breaks the cap leaves the next call alone", async () => {
+    // Call 1 is answered on a stream that stays open; once call 2 has reached
+    // the server, that old stream sends more than --response-bytes, and only
+    // then is call 2 answered.
+    let first: ServerResponse | undefined;
+    let second: { id: number; res: ServerResponse } | undefined;
+    const lingering: Intercept = (_req, body, res) => {
+      if (mcpMethod(body) !== "tools/call") return false;
+      const id = (JSON.parse(body) as { id: number }).id;
+      const answer = (text: string) => `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } })}\n\n`;
+      if (!first) {
+        first = res;
+        res.writeHead(200, { "content-type": "text/event-stream" }).write(answer("first answer"));
+        return true;
+      }
+      second = { id, res };
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      first.write(`: ${"x".repeat(20_000)}\n\n`, () => setTimeout(() => res.end(answer("second answer")), 500));
+      return true;
+    };
+    const { run, close } = await mcpRun(lingering, { args: ["--response-bytes", "8192"] });
+    expect(text(await run.call("lookup", { query: "Acme" }))).toBe("first answer");
+    const reply = await run.call("lookup", { query: "Acme" });
+    expect(second).toBeDefined();
+    expect(structured(reply).state).toBe("running");
+    expect(text(reply)).toBe("second answer");
+    first?.end();
+    const { ledger } = await run.finish();
+    await close();
+    expect(ledger.filter((r) => r.type === "tool_call").map((r) => r.error ?? null)).toEqual([null, null]);
+    expect(ledger.some((r) => r.type === "run_failed")).toBe(false);
+  });
+
   it("answered as an endless event stream ends the run with ResponseTooLarge at --response-bytes, without waiting", async () => {
     const endless = failFirstCall((res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
