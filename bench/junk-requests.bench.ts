@@ -1,19 +1,20 @@
-// Memory under junk: the built `stepgate --http` gets 2,000 malformed
-// requests, 50 at a time (half of them `initialize` calls never followed,
+// Memory under junk: the built `stepgate --http` gets two rounds of 2,000
+// malformed requests, 50 at a time (half of them `initialize` calls never followed,
 // the rest bodies that are not JSON, nested past the depth limit, a wrong
 // content type, an unknown session, an unsupported protocol version, a GET
 // with no session). Issue 12 measured RSS growing from 105 to 355 MB here
 // before --max-sessions and the reaping of sessions that never completed
 // initialization; this reports the resident set before, right after, and
-// once those sessions were reaped, and whether a real client is served.
+// once those sessions were reaped, per round, and whether a real client is
+// served afterwards.
 //
-//   node --import tsx bench/junk-requests.bench.ts [--quick]
+//   node --import tsx bench/junk-requests.bench.ts [--quick]   (--quick: one round of 100)
 import { loadavg } from "node:os";
 import { junkRequests } from "../test/support/junk-requests.js";
 import { machineLine, quick } from "./support.js";
 
 const requests = quick ? 100 : 2_000;
-const r = await junkRequests(requests, { rounds: 2 });
+const r = await junkRequests(requests, { rounds: quick ? 1 : 2 });
 const mib = (n: number) => `${n.toFixed(0)} MiB`;
 process.stdout.write(
   [
