@@ -23,9 +23,9 @@ process.stdout.write(
     "",
     `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), load average ${loadavg()[0]!.toFixed(2)} at the end.`,
     "",
-    "| runs | finished | ledgers verified | records lost | p50 per run | p99 per run | wall | peak RSS |",
-    "|---|---|---|---|---|---|---|---|",
-    `| ${r.runs} | ${r.finished} | ${r.verified}/${r.ledgers} | ${lost} | ${Math.round(r.p50Ms)} ms | ${Math.round(r.p99Ms)} ms | ${(r.wallMs / 1000).toFixed(1)} s | ${r.peakRssMiB === null ? "n/a" : `${r.peakRssMiB.toFixed(0)} MiB`} |`,
+    "| runs | finished | ledgers verified | records lost | calls retried | p50 per run | p99 per run | wall | peak RSS |",
+    "|---|---|---|---|---|---|---|---|---|",
+    `| ${r.runs} | ${r.finished} | ${r.verified}/${r.ledgers} | ${lost} | ${r.retries} | ${Math.round(r.p50Ms)} ms | ${Math.round(r.p99Ms)} ms | ${(r.wallMs / 1000).toFixed(1)} s | ${r.peakRssMiB === null ? "n/a" : `${r.peakRssMiB.toFixed(0)} MiB`} |`,
     "",
   ].join("\n"),
 );

@@ -3,8 +3,8 @@
 // own call to an API on loopback, an evidence gate failed once and passed,
 // a sign-off (test/support/load-run.ts). Every run finishes, every ledger
 // verifies with `stepgate --verify` (a closed, unbroken chain: a record lost
-// anywhere breaks it or leaves it open), and the records add up to
-// RECORDS_PER_RUN per run. The figures (p50/p99, peak RSS) are printed;
+// anywhere breaks it or leaves it open), and the records other than `retry`
+// add up to RECORDS_PER_RUN per run. The figures (p50/p99, peak RSS) are printed;
 // bench/load.bench.ts runs 1,000.
 import { expect, it } from "vitest";
 import { budget } from "../support/budget.js";

@@ -87,7 +87,10 @@ export interface LoadResult {
   finished: number;
   ledgers: number;
   verified: number;
+  /** Ledger records of every type but `retry`: RECORDS_PER_RUN per run when none is lost. */
   records: number;
+  /** `retry` records: a call to the loopback API retried after a network error (the seed's rule for a GET), which a loaded machine may provoke. */
+  retries: number;
   p50Ms: number;
   p99Ms: number;
   wallMs: number;
@@ -97,12 +100,14 @@ export interface LoadResult {
 
 export async function loadRun(sessions: number, runsPerSession: number): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), "stepgate-load-"));
-  const api = await listenLoopback(
-    createServer((req, res) => {
-      const name = decodeURIComponent((req.url ?? "").replace(/^\/people\//, ""));
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ name: `${name} Lovelace` }));
-    }),
-  );
+  const people = createServer((req, res) => {
+    const name = decodeURIComponent((req.url ?? "").replace(/^\/people\//, ""));
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ name: `${name} Lovelace` }));
+  });
+  // Longer than egress's pool keeps an idle socket, so the pool lets go first
+  // and a busy machine does not turn keep-alive races into retried calls.
+  people.keepAliveTimeout = 60_000;
+  const api = await listenLoopback(people);
   const stepfile = join(dir, "load.stepfile.json");
   writeFileSync(stepfile, JSON.stringify(loadStepfile(api.origin)));
   const ledgers = join(dir, "ledgers");
@@ -149,10 +154,12 @@ export async function loadRun(sessions: number, runsPerSession: number): Promise
       const { stdout } = await run(process.execPath, [stepgateBin, "--verify", "--json", ...files.slice(i, i + 200).map((f) => join(ledgers, f))], { maxBuffer: 64 * 1024 * 1024 }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }));
       verified += (JSON.parse(stdout) as { files: Array<{ verdict: { status: string } }> }).files.filter((f) => f.verdict.status === "unsigned").length;
     }
-    const records = files.reduce((n, f) => n + readFileSync(join(ledgers, f), "utf8").trimEnd().split("\n").length, 0);
+    const types = files.flatMap((f) => readFileSync(join(ledgers, f), "utf8").trimEnd().split("\n").map((line) => (JSON.parse(line) as { type: string }).type));
+    const retries = types.filter((type) => type === "retry").length;
+    const records = types.length - retries;
     durations.sort((a, b) => a - b);
     const at = (q: number) => durations[Math.min(durations.length - 1, Math.floor(q * durations.length))]!;
-    return { runs: durations.length, finished, ledgers: files.length, verified, records, p50Ms: at(0.5), p99Ms: at(0.99), wallMs, peakRssMiB };
+    return { runs: durations.length, finished, ledgers: files.length, verified, records, retries, p50Ms: at(0.5), p99Ms: at(0.99), wallMs, peakRssMiB };
   } finally {
     await server.stop();
     await api.close();
