@@ -18,7 +18,7 @@ const r = await junkRequests(requests, { rounds: quick ? 1 : 2 });
 const mib = (n: number) => `${n.toFixed(0)} MiB`;
 process.stdout.write(
   [
-    `## Memory after malformed HTTP requests (${r.rounds} rounds of ${requests.toLocaleString("en")})`,
+    `## Memory after malformed HTTP requests (${r.rounds === 1 ? "1 round" : `${r.rounds} rounds`} of ${requests.toLocaleString("en")})`,
     "",
     machineLine(),
     "",
