@@ -108,7 +108,8 @@ export class ToolCallFailed extends StepgateError {
   readonly status: number | null;
   readonly body: string;
   constructor(operation: string, status: number | null, body: string, reason?: string) {
-    const what = status === null ? (reason ?? "no response") : `HTTP ${status}`;
+    // A reason given with a status (an encoding Stepgate cannot read, a wait too long) is what the client needs to hear.
+    const what = status === null ? (reason ?? "no response") : reason ? `HTTP ${status}, ${reason}` : `HTTP ${status}`;
     super(`${operation} failed: ${what}${body ? `: ${body}` : ""}`, { operation, status, body, ...(reason ? { reason } : {}) });
     this.status = status;
     this.body = body;

@@ -2,7 +2,7 @@
 // and the sorting of what went wrong into "retry may help" (a network error
 // or missed deadline, as an AttemptFailure) versus everything else.
 import { StepgateError } from "../errors.js";
-import { startDeadline } from "./deadline.js";
+import { type Deadline, startDeadline } from "./deadline.js";
 
 /** A network error or missed deadline; `reason` is safe to show (no secret). */
 export class AttemptFailure extends Error {
@@ -22,18 +22,22 @@ export function describeNetworkError(error: unknown): string {
 /**
  * Runs `work` under a fresh deadline. The deadline is disarmed when `work`
  * returns, so a result that is still streaming (an MCP event stream) has
- * none from then on; the caller's signal keeps working throughout.
+ * none from then on, unless `work` called `keep` and so took the deadline
+ * over (the answer to a request, streamed as events, must still end in
+ * time); the caller's signal keeps working throughout.
  */
-export async function runAttempt<T>(timeoutMs: number, outer: AbortSignal | null | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function runAttempt<T>(timeoutMs: number, outer: AbortSignal | null | undefined, work: (signal: AbortSignal, keep: () => Deadline) => Promise<T>): Promise<T> {
   const deadline = startDeadline(timeoutMs, outer);
+  let kept = false;
   try {
-    return await work(deadline.signal);
+    return await work(deadline.signal, () => ((kept = true), deadline));
   } catch (error) {
+    kept = false;
     if (deadline.expired() && !(error instanceof StepgateError)) throw new AttemptFailure(`no complete response within ${timeoutMs} ms`);
     if (outer?.aborted) throw outer.reason;
     if (error instanceof StepgateError || error instanceof AttemptFailure) throw error;
     throw new AttemptFailure(describeNetworkError(error));
   } finally {
-    deadline.disarm();
+    if (!kept) deadline.disarm();
   }
 }

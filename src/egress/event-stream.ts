@@ -1,9 +1,12 @@
 // An event stream is handed on as it arrives (an MCP server may hold one open
 // for as long as a run lasts), so the two checks a whole body gets before it
 // is handed on (readCapped's byte cap, the Scrubber) are made here chunk by
-// chunk instead. Only the deadline is waived for a stream, as the seed says.
+// chunk instead. The deadline is waived only for the server's own stream
+// (the seed's "an MCP server's event stream has no deadline"); a stream that
+// answers a request is that request's body, and ends with it.
 import { type Readable, Transform, pipeline } from "node:stream";
-import { ResponseTooLarge } from "../errors.js";
+import { ResponseTooLarge, ToolCallFailed } from "../errors.js";
+import type { Deadline } from "./deadline.js";
 import type { Scrubber } from "./credentials.js";
 import { discardBody } from "./read-body.js";
 
@@ -41,4 +44,21 @@ export function guardEventStream(body: Readable, contentLength: string | undefin
   // destroyed by its reader, and carries a socket error or abort on to the reader.
   pipeline(body, guarded, () => undefined);
   return guarded;
+}
+
+/**
+ * Ends `stream` with ToolCallFailed (`no complete response within ...`, as
+ * a body that misses its deadline) when `deadline` expires before the stream
+ * ends, so a server that trickles keep-alives forever cannot hold a call
+ * open. The deadline is stopped once the stream closes.
+ */
+export function endAtDeadline(stream: Readable, deadline: Deadline, what: string, timeoutMs: number): void {
+  const expire = () => {
+    if (deadline.expired()) stream.destroy(new ToolCallFailed(what, null, "", `no complete response within ${timeoutMs} ms`));
+  };
+  deadline.signal.addEventListener("abort", expire, { once: true });
+  stream.once("close", () => {
+    deadline.disarm();
+    deadline.signal.removeEventListener("abort", expire);
+  });
 }

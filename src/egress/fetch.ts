@@ -1,11 +1,12 @@
 // A fetch-compatible face of the egress path, for the MCP SDK's client
 // transport talking to remote MCP servers. Same host checks, credential
 // scoping, User-Agent and retry rules; an event stream is passed on as it
-// arrives, without the deadline but scrubbed and under the byte cap.
+// arrives, scrubbed and under the byte cap, and without the deadline only
+// when it is the server's own stream (a GET), not the answer to a request.
 import { Readable } from "node:stream";
 import { runAttempt } from "./attempt.js";
 import { assertNoCredentialWithAnyHost, retryContext } from "./egress.js";
-import { guardEventStream } from "./event-stream.js";
+import { endAtDeadline, guardEventStream } from "./event-stream.js";
 import { openFollowingRedirects } from "./follow-redirects.js";
 import { discardBody, errorBodyText, readCapped } from "./read-body.js";
 import { type Answer, withRetries } from "./retry-loop.js";
@@ -28,11 +29,14 @@ export function egressFetch(policy: EgressPolicy, credential?: CredentialRef, op
     assertNoCredentialWithAnyHost(request);
     const ctx = retryContext(request, policy);
     const { answer } = await withRetries(ctx, () =>
-      runAttempt(policy.timeoutMs, init?.signal, async (signal): Promise<Answer & { body: Uint8Array | Readable; url: URL }> => {
+      runAttempt(policy.timeoutMs, init?.signal, async (signal, keepDeadline): Promise<Answer & { body: Uint8Array | Readable; url: URL }> => {
         const opened = await openFollowingRedirects(request, policy, ctx.source, signal);
         if (isEventStream(opened.headers)) {
-          // Returning disarms the deadline; the caller's signal still ends the stream.
+          // The caller's signal still ends the stream. The answer to a POST
+          // (a tools/call, say) keeps the attempt's deadline over its body;
+          // the server's own stream (a GET) may stay open as long as the run.
           const body = guardEventStream(opened.body, opened.headers["content-length"], opened.scrub, policy.maxBytes, request.operation);
+          if (request.method !== "GET") endAtDeadline(body, keepDeadline(), request.operation, policy.timeoutMs);
           return { ...opened, body, release: () => (discardBody(body), "") };
         }
         const body = opened.scrub.bytes(await readCapped(opened.body, opened.headers["content-length"], policy.maxBytes, request.operation));

@@ -16,11 +16,14 @@ export interface RecordFields {
     status: number | null;
     duration_ms: number;
     credential: string | null;
-    response_hash: string;
-    response_length: number;
+    /** `null` for a call that got no usable answer (see `error`). */
+    response_hash: string | null;
+    response_length: number | null;
     shown_length: number | null;
     caller: "client" | "stepgate";
     call?: string;
+    /** The error type of a client's call that got no usable answer and left the run going (`ToolCallFailed`). */
+    error?: "ToolCallFailed";
   };
   computed: { step: string; output_hash: string; output_length: number };
   tool_refused: { step: string; operation: string };

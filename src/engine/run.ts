@@ -249,6 +249,7 @@ export class Run {
     const given = args ?? {};
     const problems = this.toolbox.checkArguments(operation, given);
     if (problems.length > 0) return refuse(`Invalid arguments for ${operation}: ${problems.join("; ")}`);
+    const started = performance.now();
     try {
       const outcome = await this.makeCall(operation, given as Record<string, unknown>, "client");
       const shown = truncateForClient(this.toolbox.shown(operation, outcome), this.ctx.limits.toolResultChars);
@@ -256,8 +257,12 @@ export class Run {
       return { kind: "call", run: this.id, state: "running", operation, isError: outcome.isError, text: shown };
     } catch (error) {
       // A call that got no usable answer after its retries, or a POST that
-      // failed, is the client's to handle; anything else stops the run.
-      if (error instanceof ToolCallFailed) return refuse(error.message);
+      // failed, is the client's to handle, and its record says so; anything
+      // else stops the run, and run_failed names the error.
+      if (error instanceof ToolCallFailed) {
+        this.recordFailedCall(operation, error, Math.round(performance.now() - started));
+        return refuse(error.message);
+      }
       return this.fail(error);
     }
   }
@@ -290,6 +295,31 @@ export class Run {
       shown_length: shownLength,
       caller,
       ...(call ? { call } : {}),
+    });
+  }
+
+  /**
+   * A client's call that failed with ToolCallFailed leaves the run going, so
+   * it gets a `tool_call` record of its own: no response hash or length
+   * (there was no usable response), the status when one came back, and the
+   * error type. An error that ends the run is recorded by `run_failed`
+   * instead, as the public conformance suite expects.
+   */
+  private recordFailedCall(operation: string, error: ToolCallFailed, durationMs: number) {
+    const target = this.toolbox.target(operation);
+    this.ledger.append("tool_call", {
+      step: this.step.def.id,
+      tool: target?.tool ?? "",
+      operation,
+      host: target?.host ?? "",
+      status: error.status,
+      duration_ms: durationMs,
+      credential: target?.credential ?? null,
+      response_hash: null,
+      response_length: null,
+      shown_length: null,
+      caller: "client",
+      error: error.name,
     });
   }
 

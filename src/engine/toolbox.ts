@@ -24,6 +24,13 @@ export interface CallOutcome {
   responseLength: number;
 }
 
+/** Where an operation's requests go, for the record of a call that got no usable answer. */
+export interface CallTarget {
+  tool: string;
+  host: string;
+  credential: string | null;
+}
+
 export interface RetryNotice {
   operation: string;
   attempt: number;
@@ -40,7 +47,9 @@ export interface Toolbox {
   operation(name: string): OperationView | undefined;
   /** Problems with the arguments under the operation's schema; empty when they are fine. */
   checkArguments(name: string, args: unknown): string[];
-  /** HTTP error statuses an operation may answer with (for `accept`), and whether `select` applies. */
+  /** The tool, host and credential an operation's calls go to; undefined for an unknown operation. */
+  target(name: string): CallTarget | undefined;
+  /** One request (with its retries); rejects when it got no usable answer (ToolCallFailed, or an error that ends the run). */
   call(name: string, args: Record<string, unknown>, onRetry: (notice: RetryNotice) => void): Promise<CallOutcome>;
   /** What the client is shown of a result: the `select` value, or the whole result. */
   shown(name: string, outcome: CallOutcome): string;
@@ -52,6 +61,7 @@ export interface Toolbox {
 export const emptyToolbox: Toolbox = {
   operation: () => undefined,
   checkArguments: () => [],
+  target: () => undefined,
   call: (name) => Promise.reject(new Error(`no operation ${name}`)),
   shown: (_, outcome) => outcome.text,
   verify: (tool) => Promise.reject(new Error(`no verifier ${tool}`)),

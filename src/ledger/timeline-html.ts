@@ -4,7 +4,7 @@
 // verdict first, then a timeline whose bars are to scale (position and width
 // are shares of the run's total time), failing gates in red, and the steps'
 // details. Several runs get a run list at the top.
-import { failingGates, formatDuration, type Timeline, type TimelineStep } from "./timeline.js";
+import { callFailed, callStatusText, failingGates, formatDuration, type Timeline, type TimelineStep } from "./timeline.js";
 import { clock } from "./timeline-text.js";
 
 export interface PageRun {
@@ -126,8 +126,8 @@ function track(t: Timeline): string {
   const rows = t.steps.map((s) => {
     const state = s.skipped ? "skipped" : s.passed ? "passed" : "failed";
     const calls = s.attempts.flatMap((a) => a.calls).map((c) => {
-      const tip = `${c.operation} on ${c.host}: ${c.status ?? "no answer"}, ${formatDuration(c.durationMs)}, by ${c.caller}${c.retries.length ? `, ${c.retries.length} retries` : ""}`;
-      return `<div class="call by-${esc(c.caller)}${c.status === null || c.status >= 400 ? " error" : ""}" style="${span(c.start, c.end)}" title="${esc(tip)}"></div>`;
+      const tip = `${c.operation} on ${c.host}: ${callStatusText(c)}, ${formatDuration(c.durationMs)}, by ${c.caller}${c.retries.length ? `, ${c.retries.length} retries` : ""}`;
+      return `<div class="call by-${esc(c.caller)}${callFailed(c) ? " error" : ""}" style="${span(c.start, c.end)}" title="${esc(tip)}"></div>`;
     });
     const gates = s.attempts.flatMap((a) => a.gates.map((g) => `<div class="gate${g.pass ? "" : " failing"}" data-gate="${esc(g.id)}" data-verdict="${g.pass ? "pass" : "fail"}" style="left:${pos(g.at).toFixed(3)}%" title="${esc(`${g.kind === "approve" ? "approval" : "gate"} ${g.id}, attempt ${a.n}: ${g.pass ? "pass" : "fail"}`)}"></div>`));
     const detail = s.skipped ? "skipped" : `${s.mechanical ? "mechanical" : "agent"} · ${s.attempts.length} attempt${s.attempts.length === 1 ? "" : "s"} · ${formatDuration(s.end - s.start)}`;
@@ -141,7 +141,7 @@ function stepDetails(s: TimelineStep): string {
   if (s.skipped) return `<li><strong>${esc(s.id)}</strong>: skipped</li>`;
   const attempts = s.attempts.map((a) => {
     const items = [
-      ...a.calls.map((c) => `<li>call <code>${esc(c.operation)}</code> on ${esc(c.host)} (tool ${esc(c.tool)}): ${c.status ?? "no answer"}, ${esc(formatDuration(c.durationMs))}, by ${c.caller === "stepgate" ? `Stepgate${c.call ? ` (call ${esc(c.call)})` : ""}` : "the client"}${c.retries.length ? `, ${c.retries.length} ${c.retries.length === 1 ? "retry" : "retries"} (${c.retries.map((x) => `${x.status ?? "no answer"}, waited ${esc(formatDuration(x.waitMs))}`).join("; ")})` : ""}</li>`),
+      ...a.calls.map((c) => `<li>call <code>${esc(c.operation)}</code> on ${esc(c.host)} (tool ${esc(c.tool)}): ${esc(callStatusText(c))}, ${esc(formatDuration(c.durationMs))}, by ${c.caller === "stepgate" ? `Stepgate${c.call ? ` (call ${esc(c.call)})` : ""}` : "the client"}${c.retries.length ? `, ${c.retries.length} ${c.retries.length === 1 ? "retry" : "retries"} (${c.retries.map((x) => `${x.status ?? "no answer"}, waited ${esc(formatDuration(x.waitMs))}`).join("; ")})` : ""}</li>`),
       ...a.refused.map((op) => `<li class="fail">refused <code>${esc(op)}</code>: not listed for the step</li>`),
       ...a.gates.map((g) => {
         const word = g.kind === "approve" ? (g.pass ? "approved" : "declined") : g.pass ? "pass" : "fail";

@@ -3,7 +3,7 @@
 // ANSI codes: five fixed codes do not justify a dependency, and node:util's
 // styleText looks at process.stdout itself in newer Node versions, which
 // would make this renderer depend on where it runs.
-import { formatDuration, type Timeline, type TimelineAttempt, type TimelineCall, type TimelineRetry } from "./timeline.js";
+import { callFailed, callStatusText, formatDuration, type Timeline, type TimelineAttempt, type TimelineCall, type TimelineRetry } from "./timeline.js";
 
 export interface TextStyle {
   colour: boolean;
@@ -63,7 +63,7 @@ function attemptState(a: TimelineAttempt, ok: (pass: boolean, text: string) => s
 }
 
 function callText(c: TimelineCall, paint: Paint): string {
-  const status = c.status === null ? paint("red", "no answer") : c.status >= 400 ? paint("red", String(c.status)) : String(c.status);
+  const status = callFailed(c) ? paint("red", callStatusText(c)) : callStatusText(c);
   const who = c.caller === "stepgate" ? `by Stepgate${c.call ? ` (call ${c.call})` : ""}` : "by the client";
   const retries = c.retries.length ? `, ${c.retries.length} ${c.retries.length === 1 ? "retry" : "retries"} (${c.retries.map(retryText).join("; ")})` : "";
   return `call ${c.operation} on ${c.host} (tool ${c.tool}): ${status}, ${formatDuration(c.durationMs)}, ${who}${retries}`;

@@ -22,6 +22,8 @@ export interface TimelineCall {
   /** A mechanical step's call id. */
   call: string | null;
   credential: string | null;
+  /** The error type of a call that got no usable answer (`ToolCallFailed`). */
+  error: string | null;
   retries: TimelineRetry[];
 }
 
@@ -75,6 +77,17 @@ export interface Timeline {
   steps: TimelineStep[];
   checkpoints: number;
   records: number;
+}
+
+/** How a call ended, as both renderings show it: its status, `no answer`, or its error type (`ToolCallFailed (HTTP 200)`). */
+export function callStatusText(c: TimelineCall): string {
+  if (c.error !== null) return `${c.error}${c.status === null ? "" : ` (HTTP ${c.status})`}`;
+  return c.status === null ? "no answer" : String(c.status);
+}
+
+/** A call that got no usable answer, or an error status. */
+export function callFailed(c: TimelineCall): boolean {
+  return c.error !== null || c.status === null || c.status >= 400;
 }
 
 type Rec = Record<string, unknown>;
@@ -157,6 +170,7 @@ export function buildTimeline(text: string): Timeline {
           caller: String(r.caller),
           call: typeof r.call === "string" ? r.call : null,
           credential: typeof r.credential === "string" ? r.credential : null,
+          error: typeof r.error === "string" ? r.error : null,
           retries: pendingRetries.filter((x) => x.operation === operation),
         });
         pendingRetries = pendingRetries.filter((x) => x.operation !== operation);

@@ -13,7 +13,7 @@ import { jsonEqual } from "../expr/index.js";
 import { exposedName } from "../format/types.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import type { Approver } from "../engine/context.js";
-import type { CallOutcome, OperationView, Toolbox, VerifierVerdict } from "../engine/toolbox.js";
+import type { CallOutcome, CallTarget, OperationView, Toolbox, VerifierVerdict } from "../engine/toolbox.js";
 import { loadOperations } from "../tools/openapi/index.js";
 import { argumentProblems, outcomeFacts, remoteSchemas } from "../tools/toolbox.js";
 import type { CaseCall, Expectation } from "./cases-file.js";
@@ -89,6 +89,10 @@ export class ReplayToolbox implements Toolbox {
   checkArguments(name: string, args: unknown): string[] {
     const op = this.schemas.get(name);
     return op ? argumentProblems(op.validate, args) : [];
+  }
+
+  target(): CallTarget {
+    return { tool: "replay", host: "offline", credential: null };
   }
 
   call(name: string, args: Record<string, unknown>): Promise<CallOutcome> {

@@ -34,16 +34,22 @@ export async function openMcpTool(
   const plainFetch = egressFetch(fetchPolicy, bearer, tool);
   const readFetch = egressFetch(fetchPolicy, bearer, tool, true);
   let readCall = false;
-  const fetch: FetchLike = async (input, init) => watchBody(await (readCall && isToolsCall(init?.body) ? readFetch : plainFetch)(input, init), failPendingCall);
+  // A body's failure ends the call that was pending when its request went
+  // out, never a later one: a stream left open after its answer may still
+  // fail (its deadline, say) while the next call waits.
+  const fetch: FetchLike = async (input, init) => {
+    const owner = pendingCall;
+    return watchBody(await (readCall && isToolsCall(init?.body) ? readFetch : plainFetch)(input, init), (error) => failCall(owner, error));
+  };
   const transport = new StreamableHTTPClientTransport(new URL(url), { fetch });
   // An answer streamed as events can fail mid-stream (past --response-bytes,
   // say). The SDK's stream reader only reports that as a disconnect, as text,
   // and leaves the pending call to time out; so the body is watched here and
   // Stepgate's own error ends the pending call at once.
   let pendingCall: AbortController | undefined;
-  function failPendingCall(error: unknown) {
+  function failCall(call: AbortController | undefined, error: unknown) {
     const own = stepgateErrorIn(error);
-    if (own && pendingCall) pendingCall.abort(own);
+    if (own && call && !call.signal.aborted) call.abort(own);
   }
   let listed: Array<{ name: string; description?: string; inputSchema: Record<string, unknown> }>;
   try {
@@ -62,6 +68,7 @@ export async function openMcpTool(
     throw new PreflightFailed(`tool ${tool}`, `could not list the tools of ${url}: ${(error as Error).message}`);
   }
   const operations = new Map<string, Omit<Operation, "validate" | "select">>();
+  const host = new URL(url).host;
   for (const exposed of exposes) {
     const name = exposedName(exposed);
     const found = listed.find((t) => t.name === name);
@@ -77,6 +84,8 @@ export async function openMcpTool(
     const effectRead = typeof exposed === "object" && exposed.effect === "read";
     operations.set(name, {
       tool,
+      host,
+      credential: bearer?.name ?? null,
       view: { name, ...(found.description ? { description: found.description } : {}), inputSchema: found.inputSchema },
       async call(args, callPolicy) {
         const started = performance.now();
@@ -100,7 +109,7 @@ export async function openMcpTool(
           text,
           isError: result.isError === true,
           tool,
-          host: new URL(url).host,
+          host,
           status: null,
           durationMs: Math.round(performance.now() - started),
           credential: bearer?.name ?? null,

@@ -41,6 +41,8 @@ export async function openOpenApiTool(
     const placed = credential && placeFor(credential, op);
     operations.set(name, {
       tool,
+      host: new URL(spec.server).host,
+      credential: placed?.name ?? null,
       view: { name, ...(op.description ? { description: op.description } : {}), inputSchema: op.inputSchema },
       argumentSchema: op.argumentSchema,
       async call(args, callPolicy) {

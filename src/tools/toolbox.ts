@@ -38,6 +38,9 @@ export interface Operation {
   /** What arguments are checked against when it differs from `view.inputSchema` (OpenAPI one-value parameters). */
   argumentSchema?: Record<string, unknown>;
   tool: string;
+  /** Where its requests go and with which credential, for the record of a call that got no answer. */
+  host: string;
+  credential: string | null;
   validate: ValidateFunction;
   select?: Compiled;
   call(args: Record<string, unknown>, policy: EgressPolicy): Promise<CallOutcome>;
@@ -149,6 +152,10 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerWriter
       const op = operations.get(name);
       if (!op) return [`${name} is not an operation of this stepfile`];
       return argumentProblems(op.validate, args);
+    },
+    target(name) {
+      const op = operations.get(name);
+      return op && { tool: op.tool, host: op.host, credential: op.credential };
     },
     async call(name, args, retry) {
       const op = operations.get(name)!;

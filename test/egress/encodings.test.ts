@@ -86,6 +86,8 @@ describe("codings Stepgate cannot read", () => {
     const failure = egress({ operation: "get", method: "GET", url: `${api.origin}/` }, testPolicy([api.host]));
     await expect(failure).rejects.toBeInstanceOf(ToolCallFailed);
     await expect(failure).rejects.toMatchObject({ status: 200, details: { reason: 'the response uses content-encoding "zstd", which Stepgate cannot decode (it accepts gzip, deflate, br)' } });
+    // The reason is in the message the client reads, not only in the details.
+    await expect(failure).rejects.toThrow('get failed: HTTP 200, the response uses content-encoding "zstd", which Stepgate cannot decode (it accepts gzip, deflate, br)');
   });
 
   it.each([

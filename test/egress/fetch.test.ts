@@ -1,5 +1,6 @@
 // egressFetch: the same egress rules behind a fetch signature, with event
-// streams passed on past the deadline, but scrubbed and under the byte cap.
+// streams passed on as they arrive, scrubbed and under the byte cap: a
+// server's own stream (GET) past the deadline, a POST's answer within it.
 import { describe, expect, it } from "vitest";
 import { EgressDenied, ResponseTooLarge } from "../../src/errors.js";
 import { type CredentialRef, egressFetch } from "../../src/egress/index.js";
@@ -44,6 +45,31 @@ describe("egressFetch", () => {
     const res = await egressFetch(testPolicy([api.host], { timeoutMs: 200, maxBytes: 8 * 120 }))(`${api.origin}/mcp`, { method: "GET" });
     const text = await res.text();
     expect(text.split("\n\n").filter(Boolean)).toHaveLength(8);
+  });
+
+  it("ends a POST's event stream that never ends at the deadline, with ToolCallFailed", async () => {
+    let closed = false;
+    const api = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      // Keep-alive comments forever: bytes keep coming, the answer never does.
+      repeat(() => res.write(": keep-alive\n\n"), 20);
+      res.on("close", () => (closed = true));
+    });
+    const res = await egressFetch(testPolicy([api.host], { timeoutMs: 300 }), undefined, "tools")(`${api.origin}/mcp`, { method: "POST", body: "{}" });
+    expect(res.status).toBe(200);
+    // Headers came in time; the body is what misses the deadline.
+    await expect(res.text()).rejects.toMatchObject({ name: "ToolCallFailed", status: null, details: { operation: "tools", reason: "no complete response within 300 ms" } });
+    await expect.poll(() => closed, { timeout: 10_000 }).toBe(true);
+  });
+
+  it("lets a POST's event stream that ends in time through whole, and stops its deadline", async () => {
+    const api = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("data: one\n\n");
+      setTimeout(() => res.end("data: two\n\n"), 50);
+    });
+    const res = await egressFetch(testPolicy([api.host], { timeoutMs: 5_000 }))(`${api.origin}/mcp`, { method: "POST", body: "{}" });
+    expect(await res.text()).toBe("data: one\n\ndata: two\n\n");
   });
 
   it("ends an event stream with ResponseTooLarge once its bytes, all told, pass the cap", async () => {

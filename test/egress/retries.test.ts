@@ -109,6 +109,7 @@ describe("how long and how often", () => {
     const failure = egress({ operation: "op", method: "GET", url: `${api.origin}/` }, policy);
     await expect(failure).rejects.toBeInstanceOf(ToolCallFailed);
     await expect(failure).rejects.toMatchObject({ status: 429, body: '{"error":"slow down"}' });
+    await expect(failure).rejects.toThrow('op failed: HTTP 429, the API asked to wait 61 s, more than 60 s: {"error":"slow down"}');
     expect(api.received).toHaveLength(1);
     expect(policy.waits).toEqual([]);
   });

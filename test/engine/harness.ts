@@ -14,6 +14,7 @@ export function fakeToolbox(answers: Record<string, (args: Record<string, unknow
     made,
     operation: (name) => (answers[name] ? { name, inputSchema: { type: "object" } } : undefined),
     checkArguments: (_name, args) => (args && typeof args === "object" && "bad" in (args as object) ? ["bad is not allowed"] : []),
+    target: (name) => (answers[name] ? { tool: "fake", host: "127.0.0.1", credential: null } : undefined),
     call: async (name, args) => {
       made.push([name, args]);
       const answer = answers[name]!(args);

@@ -1,15 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { fakeToolbox, harness } from "./harness.js";
 import { newSession } from "../../src/session.js";
+import { ResponseTooLarge, ToolCallFailed } from "../../src/errors.js";
 
-const withTool = `stepgate: "1"
-id: shelf
+/** A stepfile's head whose one tool exposes `exposes`; its steps follow. */
+const withTools = (id: string, exposes: string) => `stepgate: "1"
+id: ${id}
 inputs: { type: object }
 tools:
   cat:
     openapi: { server: "http://127.0.0.1:1", document: { openapi: 3.1.0, paths: {} } }
-    exposes: [listItems, other]
-steps:
+    exposes: [${exposes}]
+`;
+
+const withTool = `${withTools("shelf", "listItems, other")}steps:
   - id: list
     tools: [listItems]
     instructions: List.
@@ -49,6 +53,41 @@ describe("a run's calls", () => {
     expect(await h.registry.submit(start.run, h.session, { ids: ["K-1"] })).toMatchObject({ kind: "finished", outputs: { list: { ids: ["K-1"] } } });
     const call = h.records(start.run).find((r) => r.type === "tool_call");
     expect(call).toMatchObject({ operation: "listItems", caller: "client", status: 200, shown_length: 15, response_hash: "sha256:00" });
+  });
+
+  it("records a call that got no usable answer, with its error type, and lets the run go on after ToolCallFailed", async () => {
+    const h = harness(withTool, fakeToolbox({ listItems: () => { throw new ToolCallFailed("listItems", 503, "busy"); } }));
+    const start = await h.start();
+    const reply = await h.registry.call(start.run, h.session, "listItems", {});
+    expect(reply).toMatchObject({ kind: "call", state: "running", isError: true, text: "listItems failed: HTTP 503: busy" });
+    const call = h.records(start.run).find((r) => r.type === "tool_call");
+    expect(call).toMatchObject({ step: "list", tool: "fake", operation: "listItems", host: "127.0.0.1", status: 503, credential: null, response_hash: null, response_length: null, shown_length: null, caller: "client", error: "ToolCallFailed" });
+    expect(call!.duration_ms).toEqual(expect.any(Number));
+    expect(h.types(start.run)).toEqual(["run_started", "step_started", "tool_call"]);
+  });
+
+  it("leaves an error that ends the run to run_failed, with no tool_call record (as the conformance suite's egress case)", async () => {
+    const h = harness(withTool, fakeToolbox({ listItems: () => { throw new ResponseTooLarge("listItems", 10); } }));
+    const start = await h.start();
+    expect(await h.registry.call(start.run, h.session, "listItems", {})).toMatchObject({ kind: "failed", error: { name: "ResponseTooLarge" } });
+    expect(h.types(start.run)).toEqual(["run_started", "step_started", "run_failed"]);
+    expect(h.records(start.run)[2]).toMatchObject({ error: "ResponseTooLarge", step: "list" });
+  });
+
+  it("ends the run on a mechanical step's failed call, recorded by run_failed alone", async () => {
+    const mechanical = `${withTools("fetcher", "listItems")}steps:
+  - id: fetch
+    do:
+      calls:
+        - { id: items, operation: listItems }
+      output: { n: 1 }
+    produces: { type: object }
+`;
+    const h = harness(mechanical, fakeToolbox({ listItems: () => { throw new ToolCallFailed("listItems", null, "", "no complete response within 10 ms"); } }));
+    const start = await h.start();
+    expect(start).toMatchObject({ kind: "failed", error: { name: "ToolCallFailed" } });
+    expect(h.types(start.run)).toEqual(["run_started", "step_started", "run_failed"]);
+    expect(h.records(start.run)[2]).toMatchObject({ error: "ToolCallFailed", step: "fetch" });
   });
 
   it("stops the run with CallLimitReached when a step uses up its calls, across attempts", async () => {

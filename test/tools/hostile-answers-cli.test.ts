@@ -2,7 +2,8 @@
 // misbehaves in every way a network can. Each call ends in its documented
 // error within --request-timeout-ms (plus the CLI's own start), the run
 // state the seed gives (ToolCallFailed: the run goes on; ResponseTooLarge:
-// the run ends, with run_failed in the ledger).
+// the run ends, with run_failed in the ledger), and each ToolCallFailed a
+// tool_call record with its error type.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, expect, it } from "vitest";
 import { serveHttps } from "../support/https-fixture.js";
@@ -31,6 +32,9 @@ const HOSTILE: Record<string, (req: IncomingMessage, res: ServerResponse) => voi
     res.write('{"only": "part"}');
     setTimeout(() => res.socket?.end(), 50);
   },
+  // A coding Stepgate cannot decode, and a body that is not what its coding says.
+  "/zstd": (_req, res) => res.writeHead(200, { "content-type": "application/json", "content-encoding": "zstd" }).end("(zstd bytes)"),
+  "/broken-gzip": (_req, res) => res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end("this is not gzip at all"),
   "/not-json": (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("<html>surprise</html>"),
   "/loop": (_req, res) => res.writeHead(307, { location: "/loop" }).end(),
   "/hop": (req, res) => {
@@ -64,6 +68,8 @@ it("gives each hostile answer its documented error, in time, and the run its sta
     ["short_body", /^short_body failed: network error: /],
     ["loop", /^loop failed: more than 10 redirects/],
     ["hop", /^hop failed: more than 10 redirects/],
+    ["zstd", /^zstd failed: HTTP 200, the response uses content-encoding "zstd", which Stepgate cannot decode \(it accepts gzip, deflate, br\)$/],
+    ["broken_gzip", /^broken_gzip failed: HTTP 200, the response's gzip encoding is broken \(.+\)$/],
   ];
   for (const [operation, error] of expected) {
     const started = Date.now();
@@ -83,7 +89,17 @@ it("gives each hostile answer its documented error, in time, and the run its sta
   expect(text(huge)).toMatch(/^ResponseTooLarge: the response of huge is larger than --response-bytes \(1000000 bytes\)/);
   expect(structured(huge).state).toBe("failed");
   const { ledger } = await run.finish();
-  expect(ledger.filter((r) => r.type === "tool_call").map((r) => r.operation)).toEqual(["not_json"]);
+  // Every failed call that left the run going has its record: its error type, no response hash, and a status only when one came.
+  const calls = ledger.filter((r) => r.type === "tool_call");
+  expect(calls.map((r) => r.operation)).toEqual([...expected.map(([operation]) => operation), "not_json"]);
+  for (const record of calls.filter((r) => r.operation !== "not_json")) {
+    const status = record.operation === "zstd" || record.operation === "broken_gzip" ? 200 : null;
+    expect(record, String(record.operation)).toMatchObject({ step: "work", tool: "api", host: api.host, status, response_hash: null, response_length: null, shown_length: null, caller: "client", error: "ToolCallFailed" });
+  }
+  expect(calls.find((r) => r.operation === "not_json")).toMatchObject({ status: 200, response_length: "<html>surprise</html>".length });
+  expect(calls.find((r) => r.operation === "not_json")).not.toHaveProperty("error");
+  // The call whose error ended the run is recorded by run_failed, right after the last call's record.
+  expect(ledger.slice(-2).map((r) => r.type)).toEqual(["tool_call", "run_failed"]);
   expect(ledger.at(-1)).toMatchObject({ type: "run_failed", error: "ResponseTooLarge" });
 });
 
@@ -100,6 +116,7 @@ it("refuses a self-signed certificate once, clearly, naming NODE_EXTRA_CA_CERTS"
     // Not retried: a GET with a network error would be sent four times.
     const { ledger } = await run.finish();
     expect(ledger.filter((r) => r.type === "retry")).toEqual([]);
+    expect(ledger.filter((r) => r.type === "tool_call")).toMatchObject([{ operation: "getItem", host: api.host, status: null, response_hash: null, error: "ToolCallFailed" }]);
     expect(api.received).toEqual([]);
   } finally {
     await api.close();

@@ -5,6 +5,7 @@
 // operation declared `effect: read` is retried after a 5xx or network error
 // as the seed says, though every MCP message is a POST.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { startMcpFixture } from "../support/mcp-fixture.js";
 import { cleanUp, mcpMethod, oneStep, proxyTo, startRun, structured, text } from "./cli-run.js";
@@ -62,7 +63,12 @@ describe("a failed MCP tool call", () => {
     await close();
     expect(ledger.some((r) => r.type === "run_failed")).toBe(false);
     expect(ledger.filter((r) => r.type === "retry")).toEqual([]);
-    expect(ledger.filter((r) => r.type === "tool_call").map((r) => r.operation)).toEqual(["lookup"]);
+    // The failed call has its record too, with the status and error type, and no response hash.
+    expect(ledger.filter((r) => r.type === "tool_call")).toMatchObject([
+      { operation: "lookup", tool: "suppliers", host: expect.stringMatching(/^127\.0\.0\.1:\d+$/), credential: "suppliers", status: 500, response_hash: null, response_length: null, error: "ToolCallFailed" },
+      { operation: "lookup", status: null, response_hash: expect.stringMatching(/^sha256:/) },
+    ]);
+    expect(ledger.filter((r) => r.type === "tool_call")[1]).not.toHaveProperty("error");
   });
 
   it("whose connection breaks is ToolCallFailed: an error result, and the run goes on", async () => {
@@ -76,12 +82,94 @@ describe("a failed MCP tool call", () => {
     const { ledger } = await run.finish();
     await close();
     expect(ledger.some((r) => r.type === "run_failed")).toBe(false);
+    expect(ledger.filter((r) => r.type === "tool_call").map((r) => r.error ?? null)).toEqual(["ToolCallFailed", null]);
+  });
+
+  it("answered with a coding Stepgate cannot decode is ToolCallFailed naming it: recorded, and the run goes on; a gzip answer is decoded", async () => {
+    let n = 0;
+    const codings: Intercept = (_req, body, res) => {
+      if (mcpMethod(body) !== "tools/call") return false;
+      const id = (JSON.parse(body) as { id: number }).id;
+      const answer = JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: "Acme: Leeds, from a gzip body" }] } });
+      if (n++ === 0) res.writeHead(200, { "content-type": "application/json", "content-encoding": "zstd" }).end(answer);
+      else res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(gzipSync(answer));
+      return true;
+    };
+    const { run, close } = await mcpRun(codings);
+    const failed = await run.call("lookup", { query: "Acme" });
+    expect(failed.isError).toBe(true);
+    expect(structured(failed).state).toBe("running");
+    expect(text(failed)).toBe('lookup failed: HTTP 200, the response uses content-encoding "zstd", which Stepgate cannot decode (it accepts gzip, deflate, br)');
+    expect(text(await run.call("lookup", { query: "Acme" }))).toBe("Acme: Leeds, from a gzip body");
+    const { ledger } = await run.finish();
+    await close();
+    expect(ledger.filter((r) => r.type === "tool_call")).toMatchObject([
+      { operation: "lookup", status: 200, response_hash: null, error: "ToolCallFailed" },
+      { operation: "lookup", response_hash: expect.stringMatching(/^sha256:/) },
+    ]);
+  });
+
+  it("answered as an event stream that never ends is ToolCallFailed at --request-timeout-ms: recorded, and the run goes on", async () => {
+    // The answer's headers come at once, then keep-alive comments forever and never the JSON-RPC response.
+    const endless = failFirstCall((res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const timer = setInterval(() => res.write(": keep-alive\n\n"), 100);
+      res.on("close", () => clearInterval(timer));
+    });
+    const { run, calls, close } = await mcpRun(endless, { args: ["--request-timeout-ms", "1500"] });
+    // The client's own wait (REPLY_MS) is what would catch a hang.
+    const failed = await run.call("lookup", { query: "Acme" });
+    expect(failed.isError).toBe(true);
+    expect(structured(failed).state).toBe("running");
+    expect(text(failed)).toBe("lookup failed: no complete response within 1500 ms");
+    expect(calls()).toBe(1);
+    expect(text(await run.call("lookup", { query: "Acme" }))).toContain("Acme: Leeds");
+    const { ledger } = await run.finish();
+    await close();
+    expect(ledger.some((r) => r.type === "run_failed")).toBe(false);
+    expect(ledger.filter((r) => r.type === "tool_call")).toMatchObject([
+      { operation: "lookup", status: null, response_hash: null, caller: "client", error: "ToolCallFailed" },
+      { operation: "lookup", response_hash: expect.stringMatching(/^sha256:/) },
+    ]);
   });
 
   const endsTheRun: Array<[string, (res: ServerResponse) => void, string[]]> = [
     ["ResponseTooLarge", (res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ padding: "x".repeat(20_000) })), ["--response-bytes", "8192"]],
     ["EgressDenied", (res) => res.writeHead(307, { location: "http://127.0.0.2:9/mcp" }).end(), []],
   ];
+  it("fails only the call a stream answered: a stream left open after its answer that later breaks the cap leaves the next call alone", async () => {
+    // Call 1 is answered on a stream that stays open; once call 2 has reached
+    // the server, that old stream sends more than --response-bytes, and only
+    // then is call 2 answered.
+    let first: ServerResponse | undefined;
+    let second: { id: number; res: ServerResponse } | undefined;
+    const lingering: Intercept = (_req, body, res) => {
+      if (mcpMethod(body) !== "tools/call") return false;
+      const id = (JSON.parse(body) as { id: number }).id;
+      const answer = (text: string) => `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } })}\n\n`;
+      if (!first) {
+        first = res;
+        res.writeHead(200, { "content-type": "text/event-stream" }).write(answer("first answer"));
+        return true;
+      }
+      second = { id, res };
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      first.write(`: ${"x".repeat(20_000)}\n\n`, () => setTimeout(() => res.end(answer("second answer")), 500));
+      return true;
+    };
+    const { run, close } = await mcpRun(lingering, { args: ["--response-bytes", "8192"] });
+    expect(text(await run.call("lookup", { query: "Acme" }))).toBe("first answer");
+    const reply = await run.call("lookup", { query: "Acme" });
+    expect(second).toBeDefined();
+    expect(structured(reply).state).toBe("running");
+    expect(text(reply)).toBe("second answer");
+    first?.end();
+    const { ledger } = await run.finish();
+    await close();
+    expect(ledger.filter((r) => r.type === "tool_call").map((r) => r.error ?? null)).toEqual([null, null]);
+    expect(ledger.some((r) => r.type === "run_failed")).toBe(false);
+  });
+
   it("answered as an endless event stream ends the run with ResponseTooLarge at --response-bytes, without waiting", async () => {
     const endless = failFirstCall((res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
@@ -98,6 +186,7 @@ describe("a failed MCP tool call", () => {
     const { ledger } = await run.finish();
     await close();
     expect(ledger.at(-1)).toMatchObject({ type: "run_failed", error: "ResponseTooLarge" });
+    expect(ledger.filter((r) => r.type === "tool_call")).toEqual([]);
   });
 
   it.each(endsTheRun)("still ends the run with Stepgate's own %s, not as the SDK's error", async (error, fail, args) => {
@@ -106,6 +195,8 @@ describe("a failed MCP tool call", () => {
     expect(structured(reply)).toMatchObject({ state: "failed", error });
     const { ledger } = await run.finish();
     await close();
+    // The error ends the run: run_failed records it, and no tool_call does.
+    expect(ledger.map((r) => r.type)).toEqual(["run_started", "step_started", "run_failed"]);
     expect(ledger.at(-1)).toMatchObject({ type: "run_failed", error });
   });
 });
