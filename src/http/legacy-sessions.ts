@@ -5,7 +5,7 @@ import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from "@
 import { jsonRpcErrorBody, JsonRpcCode } from "../../middleware/json-rpc-error.js";
 import type { McpServerFactory } from "../mcp/factory-types.js";
 import { newSession, type Session } from "../session.js";
-import { answerHeld } from "./release-on-end.js";
+import { answerHeld, releaseOnEnd } from "./release-on-end.js";
 import type { EndReason, SessionStore } from "./sessions.js";
 
 export interface LegacySessionsOptions {
@@ -44,9 +44,16 @@ export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
   async function open(request: Request, parsedBody: unknown): Promise<Response> {
     const session = newSession();
     const server = factory.create(session);
+    // Held while its initialize is answered, so the grace for a client that
+    // never follows up counts from when the answer went out: on a loaded
+    // machine the answer itself can take seconds.
+    let release: (() => void) | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => session.id,
-      onsessioninitialized: () => sessions.add(entry, { awaitingClient: true }),
+      onsessioninitialized: () => {
+        sessions.add(entry, { awaitingClient: true });
+        release = sessions.hold(session.id);
+      },
     });
     let closed = false;
     const entry: LegacyEntry = {
@@ -72,8 +79,9 @@ export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
       const response = await transport.handleRequest(request, { parsedBody });
       // A refused initialize never registered the session: release it now.
       if (!sessions.has(session.id)) await entry.close("closed");
-      return response;
+      return release ? releaseOnEnd(response, release) : response;
     } catch (error) {
+      release?.();
       if (sessions.has(session.id)) await sessions.end(session.id, "closed");
       else await entry.close("closed");
       throw error;
