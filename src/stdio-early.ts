@@ -23,6 +23,7 @@
 // are not replayed. test/cli/stdio-early.test.ts holds these bytes to the
 // SDK's.
 import { PassThrough, type Readable, type Writable } from "node:stream";
+import { hasOnlyKeys, isEmptyParams, isObject, isRequest, parseJsonObject, plainToolsListId, type JsonRpcId } from "./jsonrpc-shapes.js";
 
 /** The 2025-era protocol versions the SDK negotiates by echoing them (its SUPPORTED_PROTOCOL_VERSIONS; a test holds them equal). */
 export const EARLY_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
@@ -39,7 +40,7 @@ export interface Handover {
   /** The bytes the SDK transport reads: the replayed messages, the unanswered ones, then the rest of stdin. */
   input: Readable;
   /** The id of the initialize request answered here: the SDK's own answer to it must not be written. */
-  answeredInitialize?: string | number;
+  answeredInitialize?: JsonRpcId;
 }
 
 export interface EarlyReader {
@@ -49,9 +50,7 @@ export interface EarlyReader {
   stop(): void;
 }
 
-type Id = string | number;
 const NEWLINE = 0x0a;
-const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 const NOTIFICATION_KEYS = new Set(["jsonrpc", "method", "params"]);
 
 /** Starts reading `stdin` now, keeping every byte until answer() is called. */
@@ -61,7 +60,7 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
   const replay: Buffer[] = [];
   let ended = false;
   let answers: EarlyAnswers | undefined;
-  let initializeId: Id | undefined;
+  let initializeId: JsonRpcId | undefined;
   let handOver: ((handover: Handover) => void) | undefined;
   let handedOver = false;
 
@@ -94,17 +93,17 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
     if (!handOver || !answers) return;
     for (let newline = pending.indexOf(NEWLINE); newline >= 0; newline = pending.indexOf(NEWLINE)) {
       const line = pending.subarray(0, newline + 1);
-      const message = parse(line);
+      const message = parseJsonObject(line.toString("utf8"));
       if (initializeId === undefined) {
         const version = message && initializeVersion(message);
         if (version === undefined) return finish();
-        initializeId = message!.id as Id;
+        initializeId = message!.id as JsonRpcId;
         write(initializeId, answers.initializeResult(version));
         replay.push(line);
       } else if (message && isInitializedNotification(message)) {
         replay.push(line);
-      } else if (message && isPlainToolsList(message)) {
-        write(message.id as Id, answers.toolsListResult());
+      } else if (message && plainToolsListId(message) !== undefined) {
+        write(message.id as JsonRpcId, answers.toolsListResult());
         pending = pending.subarray(newline + 1);
         // Both first answers are out: load the SDK now, while the client reads them.
         return finish();
@@ -133,11 +132,13 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
     } else {
       // pipe() adds its own data listener at once, so no chunk falls between the two.
       stdin.pipe(input);
+      // pipe() does not pass errors on: the SDK transport hears of them as it did from stdin.
+      stdin.once("error", (error) => input.destroy(error));
     }
     resolve(initializeId === undefined ? { input } : { input, answeredInitialize: initializeId });
   }
 
-  function write(id: Id, result: string) {
+  function write(id: JsonRpcId, result: string) {
     // The SDK's framing: JSON.stringify of {result, jsonrpc, id}, one line.
     stdout.write(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n`);
   }
@@ -156,31 +157,6 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
       stdin.pause();
     },
   };
-}
-
-/** The object on one line, or undefined when it is not one JSON object. */
-function parse(line: Buffer): Record<string, unknown> | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line.toString("utf8"));
-  } catch {
-    return undefined;
-  }
-  return isObject(value) ? value : undefined;
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-const hasOnlyKeys = (value: Record<string, unknown>, keys: ReadonlySet<string>) => Object.keys(value).every((key) => keys.has(key));
-const isId = (id: unknown): id is Id => typeof id === "string" || Number.isSafeInteger(id);
-const isEmptyParams = (params: unknown) => params === undefined || (isObject(params) && Object.keys(params).length === 0);
-
-function isRequest(message: Record<string, unknown>, method: string): boolean {
-  return message.jsonrpc === "2.0" && message.method === method && isId(message.id) && hasOnlyKeys(message, REQUEST_KEYS);
-}
-
-/** `{"jsonrpc":"2.0","id":...,"method":"tools/list"}` with empty or no params: the one shape answered from the cached list. */
-function isPlainToolsList(message: Record<string, unknown>): boolean {
-  return isRequest(message, "tools/list") && isEmptyParams(message.params);
 }
 
 function isInitializedNotification(message: Record<string, unknown>): boolean {
