@@ -9,8 +9,10 @@ import { chainedLedgers, DEFAULT_CHECKPOINT_EVERY, type ChainSigning } from "../
 import { fileSinks, stderrSinks } from "../ledger/sinks.js";
 import { KeptLedgers } from "../ledger/kept.js";
 import type { LoadedStepfile } from "../loader/load.js";
-import { createServerFactory } from "../mcp/server.js";
 import { ServedStepfiles } from "../mcp/served.js";
+import { initializeResultJson } from "../mcp/server-info.js";
+import { toolsListResultJson } from "../mcp/tool-list.js";
+import { readEarly, type Handover } from "../stdio-early.js";
 import { caseRecorder } from "../offline/record-cases.js";
 import { userAgent } from "../egress/user-agent.js";
 import type { OAuthGrants } from "../oauth/grants.js";
@@ -24,6 +26,15 @@ import { packageVersion } from "./package-root.js";
 const err = (line: string) => void process.stderr.write(`${line}\n`);
 
 export async function run(options: Options): Promise<number> {
+  // Over stdio, the client's first messages are read from the start and
+  // answered before the MCP SDK loads (src/stdio-early.ts).
+  const early = options.http === undefined ? readEarly(process.stdin, process.stdout) : undefined;
+  const code = await serve(options, early ? (stepfiles) => answerEarly(early, stepfiles) : undefined);
+  early?.stop();
+  return code;
+}
+
+async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles) => Promise<EarlyOutcome>) | undefined): Promise<number> {
   const signing = await ledgerSigning(options);
   if (typeof signing === "number") return signing;
   // In stdio mode without --ledger-dir, standard error carries only ledger JSON lines: warnings reach the client as log messages instead.
@@ -42,6 +53,7 @@ export async function run(options: Options): Promise<number> {
       return 1;
     }
   }
+  const answered = answerEarly?.(stepfiles);
   let addresses: AddressGuard | undefined;
   const kept = new KeptLedgers();
   const ledgers = chainedLedgers(kept.tee(options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks()), undefined, signing);
@@ -60,6 +72,9 @@ export async function run(options: Options): Promise<number> {
     ...(options.recordCases ? { observe: caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) } : {}),
   };
   const registry = new RunRegistry(ctx, options.limits.runIdleMs);
+  // The MCP SDK loads here, after a stdio client's first answers are written.
+  const handover = await answered;
+  const { createServerFactory } = await import("../mcp/server.js");
   const factory = createServerFactory({
     stepfiles,
     registry,
@@ -87,12 +102,32 @@ export async function run(options: Options): Promise<number> {
     return 0;
   }
   const { serveStdio } = await import("../stdio.js");
-  const { closed } = await serveStdio(factory);
+  const { closed, server } = await serveStdio(factory, handover?.handover);
+  // A --watch reload between the early tools/list answer and this server: tell the client as the server would have.
+  if (handover?.listedVersion !== undefined && handover.listedVersion !== stepfiles.version) void server.sendToolListChanged().catch(() => undefined);
   await closed;
   stopWatching();
   ledgers.checkpointOpen();
   await registry.closeAll();
   return 0;
+}
+
+interface EarlyOutcome {
+  handover: Handover;
+  /** The catalog version of the tools/list answered early, if one was. */
+  listedVersion?: number;
+}
+
+async function answerEarly(early: ReturnType<typeof readEarly>, stepfiles: ServedStepfiles): Promise<EarlyOutcome> {
+  let listedVersion: number | undefined;
+  const handover = await early.answer({
+    initializeResult: (protocolVersion) => initializeResultJson(protocolVersion, packageVersion()),
+    toolsListResult: () => {
+      listedVersion = stepfiles.version;
+      return toolsListResultJson(stepfiles);
+    },
+  });
+  return listedVersion === undefined ? { handover } : { handover, listedVersion };
 }
 
 /** Load every stepfile argument, reporting every failure; undefined when any failed. */

@@ -27,12 +27,12 @@ import { isLoopbackHost } from "../../middleware/loopback-host.js";
 import { isLoopbackOrigin } from "../../middleware/loopback-origin.js";
 import { LEGACY_SESSION } from "./legacy-sessions.js";
 import type { SessionStore } from "./sessions.js";
+import { parseJsonObject, plainToolsListId } from "../jsonrpc-shapes.js";
 
 /** The only protocol version served here: the one whose answer framing (SSE) this file writes. */
 const VERSION = "2025-11-25";
 /** A tools/list body is tens of bytes; anything larger is left to the normal path, unread. */
 const MAX_FAST_BODY = 4096;
-const MESSAGE_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 
 export interface FastToolsListOptions {
   sessions: SessionStore;
@@ -110,18 +110,6 @@ export function fastToolsList(options: FastToolsListOptions): FastToolsList {
 function toolsListId(text: string): string | number | undefined {
   // Most bodies seen here are tools/call requests: skip parsing them twice.
   if (!text.includes('"tools/list"')) return undefined;
-  let message: unknown;
-  try {
-    message = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof message !== "object" || message === null || Array.isArray(message)) return undefined;
-  const m = message as Record<string, unknown>;
-  if (!Object.keys(m).every((key) => MESSAGE_KEYS.has(key))) return undefined;
-  if (m.jsonrpc !== "2.0" || m.method !== "tools/list") return undefined;
-  const params = m.params;
-  if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params) || Object.keys(params).length > 0)) return undefined;
-  const id = m.id;
-  return typeof id === "string" || Number.isSafeInteger(id) ? (id as string | number) : undefined;
+  const message = parseJsonObject(text);
+  return message && plainToolsListId(message);
 }

@@ -4,18 +4,18 @@
 // session's requests to the engine or to src/authoring.
 import { Server, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { Authoring, AuthoringAnswer, AuthoringOptions } from "../authoring/index.js";
-import { AUTHORING_TOOLS, isAuthoringTool } from "../authoring/definitions.js";
+import { isAuthoringTool } from "../authoring/definitions.js";
 import { StepgateError } from "../errors.js";
 import type { RunRegistry } from "../engine/registry.js";
-import type { LoadedStepfile } from "../loader/load.js";
 import type { Reply } from "../engine/replies.js";
 import type { ServedStepfiles } from "./served.js";
 import type { Session } from "../session.js";
 import type { McpServerFactory } from "./factory-types.js";
 import { SERVER_INSTRUCTIONS } from "./instructions.js";
+import { SERVER_NAME, serverCapabilities } from "./server-info.js";
+import { listedTools, toolsListResultJson } from "./tool-list.js";
 import { ApprovalRounds, elicitationApprover } from "./approver.js";
 import { renderReply, type ToolResult } from "./render.js";
-import { RUN_TOOLS } from "./run-tools.js";
 import { serveResources } from "./resources.js";
 import { KeptLedgers } from "../ledger/kept.js";
 import { announceOutsideRequests, requestEvents } from "./run-events.js";
@@ -39,14 +39,6 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
   // their first call: most sessions only run stepfiles.
   let authoring: Promise<Authoring> | undefined;
   const authoringTools = () => (authoring ??= import("../authoring/index.js").then((m) => new m.Authoring({ ...options.authoring, served: (id) => options.stepfiles.byId(id)?.loaded })));
-  // Every session asks for the same list until --watch changes it.
-  let listed: { version: number; tools: ReturnType<typeof toolList> } | undefined;
-  const tools = () => {
-    const version = options.stepfiles.version;
-    if (listed?.version !== version) listed = { version, tools: toolList(options.stepfiles.list()) };
-    return listed.tools;
-  };
-  let listedJson: { tools: ReturnType<typeof toolList>; json: string } | undefined;
   const rounds = new ApprovalRounds(options.approvalTimeoutMs);
   const ledgers = options.ledgers ?? new KeptLedgers(0);
   // Lives as long as the factory, which is the process's.
@@ -55,8 +47,8 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
   return {
     create(session: Session) {
       const server = new Server(
-        { name: "stepgate", version: options.version },
-        { capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, logging: {} }, instructions: SERVER_INSTRUCTIONS, requestState: { verify: rounds.verify } },
+        { name: SERVER_NAME, version: options.version },
+        { capabilities: serverCapabilities(), instructions: SERVER_INSTRUCTIONS, requestState: { verify: rounds.verify } },
       );
       // With --watch, a reloaded stepfile changes the tool list: tell the client.
       const stopListening = options.stepfiles.onChange(() => void server.sendToolListChanged().catch(() => undefined));
@@ -71,7 +63,7 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
         stopListening();
         if (servers.get(session.id) === own) servers.delete(session.id);
       };
-      server.setRequestHandler("tools/list", () => ({ tools: tools() as never }));
+      server.setRequestHandler("tools/list", () => ({ tools: listedTools(options.stepfiles) as never }));
       // A call that starts a run adds the run's resources to the session's list.
       const announceRuns = serveResources(server, session, { registry: options.registry, ledgers, catalog: options.authoring.catalog });
       server.setRequestHandler("tools/call", async (request, ctx) => {
@@ -84,9 +76,7 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
       return server;
     },
     toolsListResult() {
-      const current = tools();
-      if (listedJson?.tools !== current) listedJson = { tools: current, json: JSON.stringify({ tools: current }) };
-      return listedJson.json;
+      return toolsListResultJson(options.stepfiles);
     },
     endSession(session: Session) {
       servers.get(session.id)?.stopListening();
@@ -139,24 +129,6 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
     }
     return usage(`unknown tool ${name}`);
   }
-}
-
-/**
- * stepgate_call and stepgate_submit are listed even with no stepfiles served,
- * because runs started by stepgate_try need them too, and a list that changed
- * when a draft started would force the client to re-read it mid-run.
- */
-function toolList(stepfiles: readonly LoadedStepfile[]) {
-  return [
-    ...stepfiles.map((s) => ({
-      name: s.doc.id,
-      ...(s.doc.title ? { title: s.doc.title } : {}),
-      description: s.doc.description ?? s.doc.title ?? `Run the stepfile ${s.doc.id}`,
-      inputSchema: s.doc.inputs,
-    })),
-    ...RUN_TOOLS,
-    ...AUTHORING_TOOLS,
-  ];
 }
 
 async function renderAuthoring(answer: AuthoringAnswer, respond: (reply: Reply) => Promise<ToolResult | InputRequiredResult>): Promise<ToolResult | InputRequiredResult> {

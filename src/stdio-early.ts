@@ -1,0 +1,211 @@
+// The stdio session's first answers, written before the MCP SDK is loaded.
+//
+// Why by hand: a client starting Stepgate waits for initialize and
+// tools/list before anything else, and importing the SDK (with zod, whose
+// schemas are built at import) is most of a cold start's CPU; Node 20 has
+// no code cache for ES modules to make that cheaper. Both answers are
+// fixed bytes once the stepfiles are loaded, so this reads stdin from the
+// start, answers them, and hands the session to the SDK server as if it
+// had read every byte itself.
+//
+// The contract: a line is answered here only if the SDK would answer it
+// with exactly the bytes written here: the first message an `initialize`
+// whose params are a strict subset of what the SDK accepts, asking for a
+// protocol version it accepts as asked, then `tools/list` with no params
+// to honour; `notifications/initialized` is let through. Anything else
+// (another method, a batch, a line that does not parse, unusual params,
+// another revision) ends the early phase: that line and every later one
+// go to the SDK unchanged and in order. At the handover the SDK transport
+// reads the initialize request and the notifications again (its
+// initialize answer is dropped: the client has it), so the SDK server
+// holds the client's capabilities (elicitation, ...) exactly as if it had
+// served the session from the start; the tools/list lines answered here
+// are not replayed. test/cli/stdio-early.test.ts holds these bytes to the
+// SDK's.
+import { PassThrough, type Readable, type Writable } from "node:stream";
+import { hasOnlyKeys, isEmptyParams, isObject, isRequest, parseJsonObject, plainToolsListId, type JsonRpcId } from "./jsonrpc-shapes.js";
+
+/** The 2025-era protocol versions the SDK negotiates by echoing them (its SUPPORTED_PROTOCOL_VERSIONS; a test holds them equal). */
+export const EARLY_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
+
+export interface EarlyAnswers {
+  /** The initialize result as JSON for a version in EARLY_PROTOCOL_VERSIONS. */
+  initializeResult(protocolVersion: string): string;
+  /** The tools/list result as JSON. */
+  toolsListResult(): string;
+}
+
+/** What the SDK transport takes over. */
+export interface Handover {
+  /** The bytes the SDK transport reads: the replayed messages, the unanswered ones, then the rest of stdin. */
+  input: Readable;
+  /** The id of the initialize request answered here: the SDK's own answer to it must not be written. */
+  answeredInitialize?: JsonRpcId;
+}
+
+export interface EarlyReader {
+  /** Answer what can be answered until anything else arrives, or stdin ends, or both answers are written; then hand over. */
+  answer(answers: EarlyAnswers): Promise<Handover>;
+  /** Stop reading stdin, unless it was handed over: the server did not start. */
+  stop(): void;
+}
+
+const NEWLINE = 0x0a;
+const NOTIFICATION_KEYS = new Set(["jsonrpc", "method", "params"]);
+
+/** Starts reading `stdin` now, keeping every byte until answer() is called. */
+export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
+  let pending: Buffer = Buffer.alloc(0);
+  /** Lines the SDK reads first, at the handover. */
+  const replay: Buffer[] = [];
+  let ended = false;
+  let answers: EarlyAnswers | undefined;
+  let initializeId: JsonRpcId | undefined;
+  let handOver: ((handover: Handover) => void) | undefined;
+  let handedOver = false;
+
+  const onData = (chunk: Buffer) => {
+    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    if (answers) advance();
+  };
+  const onEnd = () => {
+    ended = true;
+    if (answers) advance();
+  };
+  stdin.on("data", onData);
+  stdin.once("end", onEnd);
+  // A pipe that fails is read as ended; the SDK transport then closes the session.
+  stdin.once("error", onEnd);
+
+  const detach = () => {
+    stdin.off("data", onData);
+    stdin.off("end", onEnd);
+    stdin.off("error", onEnd);
+  };
+
+  /**
+   * Answers complete lines while they are early ones. Hands over at the first
+   * that is not, once tools/list is answered, or at the end of stdin;
+   * otherwise waits for the next chunk (a client waits for the initialize
+   * answer before it sends more).
+   */
+  function advance() {
+    if (!handOver || !answers) return;
+    for (let newline = pending.indexOf(NEWLINE); newline >= 0; newline = pending.indexOf(NEWLINE)) {
+      const line = pending.subarray(0, newline + 1);
+      const message = parseJsonObject(line.toString("utf8"));
+      if (initializeId === undefined) {
+        const version = message && initializeVersion(message);
+        if (version === undefined) return finish();
+        initializeId = message!.id as JsonRpcId;
+        write(initializeId, answers.initializeResult(version));
+        replay.push(line);
+      } else if (message && isInitializedNotification(message)) {
+        replay.push(line);
+      } else if (message && plainToolsListId(message) !== undefined) {
+        write(message.id as JsonRpcId, answers.toolsListResult());
+        pending = pending.subarray(newline + 1);
+        // Both first answers are out: load the SDK now, while the client reads them.
+        return finish();
+      } else {
+        return finish();
+      }
+      pending = pending.subarray(newline + 1);
+    }
+    if (ended) finish();
+  }
+
+  function finish() {
+    const resolve = handOver!;
+    handOver = undefined;
+    handedOver = true;
+    detach();
+    const input = new PassThrough();
+    for (const line of replay) input.write(line);
+    if (pending.length > 0) input.write(pending);
+    if (ended || stdin.readableEnded) {
+      // As stdin would: the end comes in a later turn than the data, so the
+      // SDK answers what it can before it sees the end (and closes).
+      if (input.readableLength === 0) input.end();
+      // ('resume', not 'data': a data listener would start the flow itself.)
+      else input.once("resume", () => setImmediate(() => input.end()));
+    } else {
+      // pipe() adds its own data listener at once, so no chunk falls between the two.
+      stdin.pipe(input);
+      // pipe() does not pass errors on: the SDK transport hears of them as it did from stdin.
+      stdin.once("error", (error) => input.destroy(error));
+    }
+    resolve(initializeId === undefined ? { input } : { input, answeredInitialize: initializeId });
+  }
+
+  function write(id: JsonRpcId, result: string) {
+    // The SDK's framing: JSON.stringify of {result, jsonrpc, id}, one line.
+    stdout.write(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n`);
+  }
+
+  return {
+    answer(given) {
+      answers = given;
+      return new Promise((resolve) => {
+        handOver = resolve;
+        advance();
+      });
+    },
+    stop() {
+      if (handedOver) return;
+      detach();
+      stdin.pause();
+    },
+  };
+}
+
+function isInitializedNotification(message: Record<string, unknown>): boolean {
+  return message.jsonrpc === "2.0" && message.method === "notifications/initialized" && !("id" in message) && hasOnlyKeys(message, NOTIFICATION_KEYS) && isEmptyParams(message.params);
+}
+
+const PARAMS_KEYS = new Set(["protocolVersion", "capabilities", "clientInfo"]);
+const CLIENT_INFO_KEYS = new Set(["name", "version", "title", "websiteUrl", "description"]);
+
+/**
+ * The protocol version the SDK would answer with, for an initialize request
+ * whose params its schema surely accepts (checked more strictly than it
+ * does: unknown keys, `_meta`, icons and the deprecated tasks capability go
+ * to the SDK); undefined for anything else.
+ */
+function initializeVersion(message: Record<string, unknown>): string | undefined {
+  if (!isRequest(message, "initialize")) return undefined;
+  const params = message.params;
+  if (!isObject(params) || !hasOnlyKeys(params, PARAMS_KEYS)) return undefined;
+  const { protocolVersion, capabilities, clientInfo } = params;
+  if (typeof protocolVersion !== "string" || !EARLY_PROTOCOL_VERSIONS.includes(protocolVersion)) return undefined;
+  if (!isObject(clientInfo) || !hasOnlyKeys(clientInfo, CLIENT_INFO_KEYS) || typeof clientInfo.name !== "string" || typeof clientInfo.version !== "string") return undefined;
+  if (!Object.values(clientInfo).every((value) => typeof value === "string")) return undefined;
+  return isObject(capabilities) && knownCapabilities(capabilities) ? protocolVersion : undefined;
+}
+
+const objectOfObjects = (value: unknown, keys?: ReadonlySet<string>) => isObject(value) && (!keys || hasOnlyKeys(value, keys)) && Object.values(value).every(isObject);
+const SAMPLING_KEYS = new Set(["context", "tools"]);
+const ELICITATION_KEYS = new Set(["form", "url"]);
+const ROOTS_KEYS = new Set(["listChanged"]);
+
+/** Client capabilities in the shapes the SDK's ClientCapabilities schema accepts. */
+function knownCapabilities(capabilities: Record<string, unknown>): boolean {
+  return Object.entries(capabilities).every(([key, value]) => {
+    switch (key) {
+      case "experimental":
+      case "extensions":
+        return objectOfObjects(value);
+      case "sampling":
+        return objectOfObjects(value, SAMPLING_KEYS);
+      case "elicitation": {
+        if (!objectOfObjects(value, ELICITATION_KEYS)) return false;
+        const form = (value as Record<string, unknown>).form as Record<string, unknown> | undefined;
+        return form?.applyDefaults === undefined || typeof form.applyDefaults === "boolean";
+      }
+      case "roots":
+        return isObject(value) && hasOnlyKeys(value, ROOTS_KEYS) && (value.listChanged === undefined || typeof value.listChanged === "boolean");
+      default:
+        return false;
+    }
+  });
+}

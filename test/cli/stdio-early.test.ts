@@ -1,0 +1,111 @@
+// The stdio session's first answers written before the MCP SDK loads
+// (src/stdio-early.ts), through the built CLI: the same bytes the SDK
+// server writes, and a session the SDK server takes over without losing,
+// repeating or reordering anything.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
+import { afterAll, describe, expect, it } from "vitest";
+import { EARLY_PROTOCOL_VERSIONS } from "../../src/stdio-early.js";
+import { budget } from "../support/budget.js";
+import { REPO_ROOT, stepgateBin } from "../support/paths.js";
+
+const ledgerDir = mkdtempSync(join(tmpdir(), "stepgate-early-"));
+afterAll(() => rmSync(ledgerDir, { recursive: true, force: true }));
+const greet = resolve(REPO_ROOT, "test", "fixtures", "greet.stepfile.yaml");
+
+const initialize = (id: number | string, protocolVersion: string, capabilities: object = {}) => ({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion, capabilities, clientInfo: { name: "early", version: "0" } } });
+const initialized = { jsonrpc: "2.0", method: "notifications/initialized" };
+const toolsList = (id: number | string) => ({ jsonrpc: "2.0", id, method: "tools/list" });
+const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
+const line = (message: unknown) => `${typeof message === "string" ? message : JSON.stringify(message)}\n`;
+
+/**
+ * Writes `input` at once (no waiting for answers), then keeps stdin open
+ * until `answers` answers arrived (or closes it at once with `close`), and
+ * returns every stdout line and the exit code.
+ */
+function session(input: string, answers: number, { close = false, args = [greet] }: { close?: boolean; args?: string[] } = {}): Promise<{ lines: string[]; code: number | null }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [stepgateBin(), "--ledger-dir", ledgerDir, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => {
+      out += String(d);
+      // Answers end with their id; notifications do not count.
+      if (!close && out.split("\n").filter((l) => /"id":("[^"]*"|-?\d+)}$/.test(l)).length >= answers) child.stdin.end();
+    });
+    child.stderr.on("data", (d) => (err += String(d)));
+    child.on("error", fail);
+    child.on("close", (code) => {
+      if (code !== 0) fail(new Error(`stepgate exited with ${code}: ${err}`));
+      else done({ lines: out.split("\n").filter((l) => l !== ""), code });
+    });
+    child.stdin.write(input);
+    if (close || answers === 0) child.stdin.end();
+  });
+}
+
+describe("stdio answers before the SDK loads", () => {
+  it("negotiates the protocol versions the SDK does", () => {
+    expect(EARLY_PROTOCOL_VERSIONS).toEqual(SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v < "2026-07-28"));
+  });
+
+  // A ping first is not an early message, so the SDK server answers
+  // everything after it: the bytes to compare with.
+  const versions = [...EARLY_PROTOCOL_VERSIONS, "2099-01-01"];
+  it.concurrent.each(versions)("writes the SDK's initialize and tools/list bytes for protocol version %s", { timeout: budget({ starts: 2, replies: 6 }) }, async (version) => {
+    const exchange = line(initialize(1, version, { elicitation: { form: {} }, roots: { listChanged: true } })) + line(initialized) + line(toolsList("two"));
+    const [early, sdk] = await Promise.all([session(exchange, 2), session(line(ping(0)) + exchange, 3)]);
+    expect(sdk.lines[0]).toBe('{"result":{},"jsonrpc":"2.0","id":0}');
+    expect(early.lines).toEqual(sdk.lines.slice(1));
+    expect(JSON.parse(early.lines[0]!).result.protocolVersion).toBe(EARLY_PROTOCOL_VERSIONS.includes(version) ? version : "2025-11-25");
+  });
+
+  it("answers initialize, tools/list and a tools/call sent back to back, in order, each once", async () => {
+    const call = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "greet", arguments: { name: "Ada" } } };
+    const { lines } = await session(line(initialize(1, "2025-11-25")) + line(initialized) + line(toolsList(2)) + line(call), 3);
+    // Notifications (a new run's resources) may come between the answers.
+    const replies = lines.map((l) => JSON.parse(l) as { id?: number; result: Record<string, unknown> }).filter((r) => r.id !== undefined);
+    expect(replies.map((r) => r.id)).toEqual([1, 2, 3]);
+    expect(replies[1]!.result.tools).toEqual(expect.arrayContaining([expect.objectContaining({ name: "greet" })]));
+    expect(replies[2]!.result.structuredContent).toMatchObject({ state: "running", step: { step: "hello", instructions: "Greet Ada." } });
+  });
+
+  it("hands a second tools/list and everything after it to the SDK server unchanged", async () => {
+    const { lines } = await session(line(initialize(1, "2025-11-25")) + line(initialized) + line(toolsList(2)) + line(toolsList(3)) + line({ ...toolsList(4), params: { cursor: "x" } }), 4);
+    expect(lines.map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([1, 2, 3, 4]);
+    // The early answer (id 2) and the SDK server's (ids 3 and 4) differ only in the id.
+    expect(lines[2]).toBe(lines[1]!.replace('"id":2}', '"id":3}'));
+    expect(lines[3]).toBe(lines[1]!.replace('"id":2}', '"id":4}'));
+  });
+
+  it("leaves a malformed first line to the SDK and still serves the session", async () => {
+    const exchange = line(initialize(1, "2025-11-25")) + line(initialized) + line(toolsList(2));
+    const [malformed, plain] = await Promise.all([session(line("{not json") + exchange, 2), session(exchange, 2)]);
+    expect(malformed.lines).toEqual(plain.lines);
+  });
+
+  it("leaves an initialize it cannot vouch for (unknown params, _meta, a batch) to the SDK", async () => {
+    const odd = { ...initialize(1, "2025-11-25"), params: { ...initialize(1, "2025-11-25").params, _meta: { trace: "t" } } };
+    const [withMeta, plain] = await Promise.all([session(line(odd) + line(initialized) + line(toolsList(2)), 2), session(line(initialize(1, "2025-11-25")) + line(initialized) + line(toolsList(2)), 2)]);
+    expect(withMeta.lines).toEqual(plain.lines);
+    const batch = await session(line([initialize(1, "2025-11-25")]) + line(ping(5)), 1);
+    // The SDK's answer to a batch, whatever it is, then the ping: nothing early.
+    expect(batch.lines.at(-1)).toBe('{"result":{},"jsonrpc":"2.0","id":5}');
+    expect(batch.lines.some((l) => l.includes('"protocolVersion"'))).toBe(false);
+  });
+
+  it("exits cleanly when stdin closes before anything, after initialize, or with unanswered requests queued", async () => {
+    const none = await session("", 0, { close: true });
+    expect(none.lines).toEqual([]);
+    const afterInit = await session(line(initialize(1, "2025-11-25")), 0, { close: true });
+    expect(afterInit.lines).toHaveLength(1);
+    expect(JSON.parse(afterInit.lines[0]!)).toMatchObject({ id: 1, result: { protocolVersion: "2025-11-25" } });
+    // Written and closed before the stepfile is even loaded: both early answers, then the SDK sees the end.
+    const all = await session(line(initialize(1, "2025-11-25")) + line(initialized) + line(toolsList(2)) + line(ping(3)), 0, { close: true });
+    expect(all.lines.slice(0, 2).map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([1, 2]);
+  });
+});
