@@ -49,6 +49,13 @@ const LONGEST_KEY = 1000;
 /** JSON's escapes, the only ones a double-quoted scalar may use here. */
 const OTHER_ESCAPE = /\\(?![\\"/bfnrt]|u[0-9a-fA-F]{4})/;
 
+/**
+ * A plain scalar that starts like an indicator or a document marker
+ * (`---` indented is text to `yaml`, a document start to js-yaml); a sign
+ * before a digit or a dot is a number, as common as it is unambiguous.
+ */
+const INDICATOR_START = /^(?:[?:,[\]{}#&*!|>'"%@`]|-(?![0-9.])|\.\.\.)/;
+
 /** A plain key `yaml` reads as null (it names such a key "", js-yaml "null"). */
 const NULL_KEY = /^(?:~|[Nn]ull|NULL)?$/;
 
@@ -106,7 +113,7 @@ function withinScreen(text: string): boolean {
         keyLength = 0;
         continue;
       case "plain-scalar":
-        if (source.includes("\n") || source === "<<") return false;
+        if (source.includes("\n") || source === "<<" || INDICATOR_START.test(source)) return false;
         lastPlain = source;
         break;
       case "single-quoted-scalar":

@@ -31,6 +31,7 @@ const pieces = [
   ": ", ":", " #c", "#", "\n", "\n  ", "\n- ", "- ", "  ", "'", "''", '"', '\\"', "\\", "\\n", "\\x41", "\\u00e9", "\\ud800", "\\U0001F600", "\\/", "\\ ",
   "|", "|-", "|+", ">", ">-", ">+", "|2", "\n\n", "\n   \n", "{", "}", "[", "]", ",", ", ", "~", "null", "Null", "true", "False", "0x1F", "0o17", "017", "1_000",
   "1e3", ".5", "-0", ".inf", "-.Inf", ".nan", "<<", "&a ", "*a", "!!str ", "? ", "---\n", "...\n", "%YAML 1.2\n", "__proto__", "a: b: c", "@", "`", "%", "\t", "\r\n", "\u00a0",
+  "\u0000", "\u001b", "\u007f", "\u0085", "\u2028", "\uFFFE", "\uFEFF", "\ud83d", "-0: ", "0x1F: ", "0o7: ", ".inf: ", "1e3: ", "TRUE: ", "~: ", "'': ", '"": ', "'a''b'", "- - ",
 ];
 const mutation = fc.oneof(
   fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), text: fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 6 })) }),
@@ -56,14 +57,21 @@ function apply(text: string, edits: Edit[]): string {
   return out;
 }
 
+// Mutations of the few recordings over 64 KB would spend the run's time on parsing them.
+const mutable = yamlCorpus.filter((text) => text.length <= 64 * 1024);
+
 describe("the parse layer against yaml alone", () => {
-  it("agrees on every mutation of every stepfile and cases file in the repository", { timeout: fuzzTimeout(400) }, () => {
+  it("agrees on every stepfile and cases file in the repository as it is", { timeout: fuzzTimeout(100) }, () => {
+    for (const text of yamlCorpus) agreesWithReference(text);
+  });
+
+  it("agrees on every mutation of every stepfile and cases file in the repository", { timeout: fuzzTimeout(1_000) }, () => {
     let fast = 0;
     fc.assert(
-      fc.property(fc.constantFrom(...yamlCorpus), fc.array(mutation, { minLength: 1, maxLength: 4 }), (text, edits) => {
+      fc.property(fc.constantFrom(...mutable), fc.array(mutation, { minLength: 1, maxLength: 4 }), (text, edits) => {
         if (agreesWithReference(apply(text, edits))) fast += 1;
       }),
-      { numRuns: FUZZ_RUNS * 8 },
+      { numRuns: FUZZ_RUNS * 4 },
     );
     // A property that never reached the fast read would prove nothing about it.
     expect(fast).toBeGreaterThan(0);
