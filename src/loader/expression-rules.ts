@@ -35,7 +35,8 @@ export function checkExpressions(doc: StepfileDocument): RawIssue[] {
   const earlierSteps = new Set<string>();
   doc.steps.forEach((step, si) => {
     const at: PathSegment[] = ["steps", si];
-    const base: CheckContext = { place: "gate", earlierSteps: new Set(earlierSteps) };
+    // The set itself, not a copy per step (quadratic in steps): checks are synchronous, and the step is added after them.
+    const base: CheckContext = { place: "gate", earlierSteps };
     if (step.when !== undefined) report([...at, "when"], checkExpression(step.when, { ...base, place: "when" }));
     const letNames = new Set<string>();
     for (const [name, expr] of Object.entries(step.let ?? {})) {
