@@ -5,6 +5,7 @@
 // would blow, three parses of 20,000 keys here.
 import { describe, expect, it } from "vitest";
 import { parseSource } from "../../src/format/source.js";
+import { loadStepfileText } from "../../src/loader/load.js";
 import { REPLY_MS } from "../support/budget.js";
 import { referenceParse } from "../support/yaml-reference.js";
 
@@ -42,5 +43,23 @@ describe("duplicate keys", () => {
   ])("reports %s exactly as the parser's own check did", (_name, text) => {
     const parsed = parseSource(text);
     expect("issues" in parsed ? parsed : { data: parsed.data }).toStrictEqual(referenceParse(text));
+  });
+
+  it("loads a stepfile whose step has 20,000 let entries, each checked against the earlier ones", { timeout: 2 * REPLY_MS }, () => {
+    // Each entry reads the one before it, which only an earlier entry may be; the checks once copied the earlier names per entry.
+    const lets = Array.from({ length: KEYS }, (_, i) => `      k${i}: ${i === 0 ? 0 : `{ "+": [{ var: let.k${i - 1} }, 1] }`}`).join("\n");
+    const stepfile = (extra = "") => `stepgate: "1"
+id: wide
+inputs: { type: object }
+steps:
+  - id: count
+    instructions: Count.
+    produces: { type: object }
+    gates: [{ id: any, schema: { type: object } }]
+    let:
+${lets}
+${extra}`;
+    expect(Object.keys(loadStepfileText(stepfile(), "wide.stepfile.yaml").doc.steps[0]!.let!)).toHaveLength(KEYS);
+    expect(() => loadStepfileText(stepfile(`      later: { var: let.k${KEYS + 5} }\n`), "wide.stepfile.yaml")).toThrow(/let\.later/);
   });
 });
