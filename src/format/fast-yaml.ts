@@ -1,18 +1,19 @@
 // A fast read of the plain shape most stepfiles have, without positions.
 // The `yaml` parser keeps every node's position, and its parse was three
 // quarters of loading a 1,000-step stepfile (about 1.3 ms per step, most of
-// it building its concrete syntax tree); positions are needed only when an
-// issue must be placed. js-yaml builds plain data about eight times faster
-// but is another parser: where the two could differ (anchors, tags, merge
-// keys, multi-line flow and quoted scalars, block scalars with an explicit
-// indentation, escapes beyond JSON's, tabs, keys that
-// are not plain scalars, flow collections over several lines, and any text
-// `yaml` would refuse or warn about), this declines and source.ts reads the
-// text with `yaml` as before. The screen is `yaml`'s own lexer (its cheap
-// first pass), and plain scalars are typed by `yaml`'s own core-schema
-// resolvers, so what this returns is what `yaml` would have returned.
-// test/format/fast-yaml.test.ts checks that against `yaml` on the catalog,
-// the compatibility corpus and mutations of them.
+// it building its concrete syntax tree and collecting its garbage);
+// positions are needed only when an issue must be placed. js-yaml builds
+// plain data about eight times faster but is another parser. Where the two
+// could read a text differently (anchors, aliases, tags, merge keys,
+// directives and document markers, explicit keys, multi-line flow
+// collections and scalars, block scalars with an explicit indentation,
+// escapes beyond JSON's, tabs, keys that are not scalars on their line,
+// plain scalars that start like an indicator), this declines, as it does
+// for anything js-yaml refuses, and source.ts reads the text with `yaml`
+// as before. The screen is `yaml`'s own lexer (its cheap first pass), and
+// plain scalars are typed by `yaml`'s own core-schema resolvers.
+// test/fuzz/yaml-parse.fuzz.test.ts holds the result to the old parse on
+// every stepfile and cases file in the repository and on mutations of them.
 import { defineScalarTag, load, mapTag, NOT_RESOLVED, Schema, seqTag, strTag } from "js-yaml";
 import { CST, isScalar, Lexer, parseDocument } from "yaml";
 
