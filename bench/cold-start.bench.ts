@@ -71,7 +71,7 @@ async function coldStart(files: string[]): Promise<number> {
 /** The floor: how long Node itself takes to start and exit with nothing to do. */
 const bareNode = () => timedNode(["-e", "0"]);
 
-/** Only parsing the 1,000-step stepfile (YAML, keeping the positions error messages need). */
+/** Only parsing the 1,000-step stepfile (its YAML is of the plain shape read without positions; they are parsed only when an issue must be placed). */
 async function bigParse(): Promise<number> {
   const text = generatedStepfile("big", bigSteps);
   const started = performance.now();
@@ -158,7 +158,7 @@ try {
     console.log(`| ${name} | ${ms(median(t))} | ${ms(percentile(t, 90))} | ${ms(Math.min(...t))} | ${ratio(median(t), name)} | ${rss === undefined ? "-" : rss.toFixed(1)} | ${targets.get(name) ?? "-"} |`);
   }
   console.log(
-    `\nInterpretation: the median cold start with one stepfile is ${ms(one)} ms, ${times(one / floor)} the ${ms(floor)} ms it takes to start a Node process at all; the rest is reading and compiling the serve chunk of the bundle (the loader: Ajv, YAML, the expression compiler; tools, undici and the authoring tools load only when first used), loading the stepfile and the initialize/tools/list exchange, which is answered before the MCP SDK loads (src/stdio-early.ts; the SDK server takes the session over after it). Nineteen more stepfiles add ${ms(twenty - one)} ms, about ${ms(perStepfile)} ms per stepfile; the same load takes ${ms(warm)} ms in a warm process, of which ${ms(compile)} ms is compileStepfile (plain schemas are only checked against the meta-schema at load and compiled on first use, once per distinct schema). The ${bigSteps}-step stepfile loads in ${ms(big)} ms in a warm process (${ms(big / bigSteps)} ms per step; ${Math.round((100 * bigYaml) / big)}% of it is the YAML parser, which keeps every node's position for error messages) and reaches tools/list cold in ${ms(bigCold)} ms.`,
+    `\nInterpretation: the median cold start with one stepfile is ${ms(one)} ms, ${times(one / floor)} the ${ms(floor)} ms it takes to start a Node process at all; the rest is reading and compiling the serve chunk of the bundle (the loader: Ajv, YAML, the expression compiler; tools, undici and the authoring tools load only when first used), loading the stepfile and the initialize/tools/list exchange, which is answered before the MCP SDK loads (src/stdio-early.ts; the SDK server takes the session over after it). Nineteen more stepfiles add ${ms(twenty - one)} ms, about ${ms(perStepfile)} ms per stepfile; the same load takes ${ms(warm)} ms in a warm process, of which ${ms(compile)} ms is compileStepfile (plain schemas are only checked against the meta-schema at load and compiled on first use, once per distinct schema). The ${bigSteps}-step stepfile loads in ${ms(big)} ms in a warm process (${ms(big / bigSteps)} ms per step; ${Math.round((100 * bigYaml) / big)}% of it is reading its YAML, fast and without positions, which are parsed only when an issue or warning must be placed) and reaches tools/list cold in ${ms(bigCold)} ms.`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,13 @@
-// Parse a stepfile's text (YAML or JSON) into plain data, keeping enough of
-// the syntax tree to point an issue at its line and column. JSON is parsed by
-// the YAML parser too (JSON is YAML 1.2), so both spellings get positions.
+// Parse a stepfile's text (YAML or JSON) into plain data, with a way to point
+// an issue at its line and column. JSON is parsed by the YAML parser too
+// (JSON is YAML 1.2), so both spellings get positions. Text of the plain
+// shape most stepfiles have is read fast, without positions (fast-yaml.ts),
+// and parsed again with positions only if an issue must be placed; any other
+// text, and every text with a YAML error, goes through the positioned parse.
 import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import type { Issue } from "../errors.js";
+import { fastParse } from "./fast-yaml.js";
+import { duplicateKeyCheck, hasDuplicateKeys } from "./unique-keys.js";
 
 export type PathSegment = string | number;
 
@@ -16,41 +21,91 @@ export interface ParsedSource {
 export const MAX_DEPTH = 128;
 
 export function parseSource(text: string): ParsedSource | { issues: Issue[] } {
-  const lineCounter = new LineCounter();
-  let doc: Document;
-  try {
-    // Merge keys (`<<: *defaults`) are YAML 1.1's, but authors share anchors
-    // that way in stepfiles and cases files alike, so they are read as merges.
-    doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true, strict: true, version: "1.2", merge: true });
-  } catch (error) {
-    // The YAML parser recurses; absurd nesting overflows its stack.
-    if (error instanceof RangeError) return { issues: [{ path: "", message: `nesting is deeper than ${MAX_DEPTH} levels` }] };
-    throw error;
-  }
-  const problems = [...doc.errors];
-  if (problems.some((e) => e.message.includes("Maximum call stack"))) {
-    return { issues: [{ path: "", message: `nesting is deeper than ${MAX_DEPTH} levels` }] };
-  }
-  if (problems.length > 0) {
+  const fast = fastParse(text);
+  if (fast) {
+    if (depthOf(fast.data, 0) > MAX_DEPTH) return { issues: [TOO_DEEP] };
+    // Positions only when an issue or warning must be placed: the same text through the positioned parse.
+    let positioned: { doc: Document; lineCounter: LineCounter } | undefined;
     return {
-      issues: problems.map((error) => {
-        const at = error.linePos?.[0];
-        const message = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-        return { path: "", message, ...(at ? { line: at.line, column: at.col } : {}) };
-      }),
+      data: fast.data,
+      locate: (path, atKey) => {
+        if (!positioned) {
+          const parsed = parseYaml(text, false);
+          if ("issues" in parsed) return undefined;
+          positioned = parsed;
+        }
+        return locate(positioned.doc, positioned.lineCounter, path, atKey);
+      },
     };
   }
+  const parsed = parseYaml(text, false);
+  if ("issues" in parsed) return parsed;
+  const { doc, lineCounter } = parsed;
+  if (doc.errors.length > 0 || hasDuplicateKeys(doc)) return { issues: yamlIssues(text) };
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    const message = error instanceof RangeError ? `nesting is deeper than ${MAX_DEPTH} levels` : (error as Error).message;
-    return { issues: [{ path: "", message }] };
+    return { issues: [error instanceof RangeError ? TOO_DEEP : { path: "", message: (error as Error).message }] };
   }
-  if (depthOf(data, 0) > MAX_DEPTH) {
-    return { issues: [{ path: "", message: `nesting is deeper than ${MAX_DEPTH} levels` }] };
-  }
+  if (depthOf(data, 0) > MAX_DEPTH) return { issues: [TOO_DEEP] };
   return { data, locate: (path, atKey) => locate(doc, lineCounter, path, atKey) };
+}
+
+const TOO_DEEP: Issue = { path: "", message: `nesting is deeper than ${MAX_DEPTH} levels` };
+
+/**
+ * The text as a YAML document with positions, or the too-deep issue.
+ * Duplicate keys are not checked here (the parser's check is quadratic):
+ * `hasDuplicateKeys` finds them, and `yamlIssues` reports them.
+ */
+function parseYaml(text: string, uniqueKeys: boolean | ((a: unknown, b: unknown) => boolean)): { doc: Document; lineCounter: LineCounter } | { issues: Issue[] } {
+  const lineCounter = new LineCounter();
+  try {
+    // Merge keys (`<<: *defaults`) are YAML 1.1's, but authors share anchors
+    // that way in stepfiles and cases files alike, so they are read as merges.
+    // Errors are placed by yamlIssues, so the parser need not dress them up.
+    const doc = parseDocument(text, { lineCounter, uniqueKeys, prettyErrors: false, strict: true, version: "1.2", merge: true });
+    return { doc, lineCounter };
+  } catch (error) {
+    // The YAML parser recurses; absurd nesting overflows its stack.
+    if (error instanceof RangeError) return { issues: [TOO_DEEP] };
+    throw error;
+  }
+}
+
+/**
+ * Every YAML error in the text, duplicate keys included, in the parser's
+ * order and with its line and column. Only for text that has at least one:
+ * it parses again, with a linear duplicate-key check that reports exactly
+ * what the parser's own would.
+ */
+function yamlIssues(text: string): Issue[] {
+  const check = duplicateKeyCheck();
+  // The check has the parser make an error object for every key after each
+  // mapping's first and drops the false ones; stack traces for them would
+  // cost more than the parse.
+  const traceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  let parsed: ReturnType<typeof parseYaml>;
+  try {
+    parsed = parseYaml(text, check.uniqueKeys);
+  } finally {
+    Error.stackTraceLimit = traceLimit;
+  }
+  if ("issues" in parsed) return parsed.issues;
+  const problems = check.keep(parsed.doc.errors);
+  if (problems.some((e) => e.message.includes("Maximum call stack"))) return [TOO_DEEP];
+  return problems.map((error) => {
+    if (error.pos[0] === -1) return { path: "", message: firstLine(error.message) };
+    const at = parsed.lineCounter.linePos(error.pos[0]);
+    // As the parser's pretty errors read (its message, then " at line L, column C"), less the position.
+    return { path: "", message: firstLine(`${error.message} at line ${at.line}, column ${at.col}`), line: at.line, column: at.col };
+  });
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
 }
 
 function locate(doc: Document, lines: LineCounter, path: readonly PathSegment[], atKey = false) {

@@ -35,11 +35,13 @@ export function checkExpressions(doc: StepfileDocument): RawIssue[] {
   const earlierSteps = new Set<string>();
   doc.steps.forEach((step, si) => {
     const at: PathSegment[] = ["steps", si];
-    const base: CheckContext = { place: "gate", earlierSteps: new Set(earlierSteps) };
+    // The sets themselves, not a copy per step, let entry or call (quadratic in their number): checks are
+    // synchronous, and each name is added after its own check, so each set holds exactly the earlier ones.
+    const base: CheckContext = { place: "gate", earlierSteps };
     if (step.when !== undefined) report([...at, "when"], checkExpression(step.when, { ...base, place: "when" }));
     const letNames = new Set<string>();
     for (const [name, expr] of Object.entries(step.let ?? {})) {
-      report([...at, "let", name], checkExpression(expr, { ...base, place: "let", letNames: new Set(letNames) }));
+      report([...at, "let", name], checkExpression(expr, { ...base, place: "let", letNames }));
       letNames.add(name);
     }
     for (const [key, expr] of Object.entries(step.derive ?? {})) {
@@ -52,7 +54,7 @@ export function checkExpressions(doc: StepfileDocument): RawIssue[] {
     if (step.do) {
       const callIds = new Set<string>();
       (step.do.calls ?? []).forEach((call, ci) => {
-        const ctx: CheckContext = { ...base, place: "do", callIds: new Set(callIds) };
+        const ctx: CheckContext = { ...base, place: "do", callIds };
         if (call.each !== undefined) report([...at, "do", "calls", ci, "each"], checkTemplate(call.each, ctx));
         if (call.arguments !== undefined) report([...at, "do", "calls", ci, "arguments"], checkTemplate(call.arguments, { ...ctx, allowItem: call.each !== undefined }));
         callIds.add(call.id);

@@ -1,0 +1,43 @@
+// The oracle for src/format/source.ts: how a stepfile's text was parsed
+// before the fast read and the linear duplicate-key check, with `yaml`'s
+// own (quadratic) `uniqueKeys` and pretty errors. Tests compare the two on
+// whole files and on mutations of them; keep it as it was, not in step
+// with source.ts.
+import { LineCounter, parseDocument } from "yaml";
+import type { Issue } from "../../src/errors.js";
+import { MAX_DEPTH } from "../../src/format/source.js";
+
+export function referenceParse(text: string): { data: unknown } | { issues: Issue[] } {
+  const tooDeep = { issues: [{ path: "", message: `nesting is deeper than ${MAX_DEPTH} levels` }] };
+  const lineCounter = new LineCounter();
+  let doc;
+  try {
+    doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true, strict: true, version: "1.2", merge: true });
+  } catch (error) {
+    if (error instanceof RangeError) return tooDeep;
+    throw error;
+  }
+  const problems = [...doc.errors];
+  if (problems.some((e) => e.message.includes("Maximum call stack"))) return tooDeep;
+  if (problems.length > 0) {
+    return {
+      issues: problems.map((error) => {
+        const at = error.linePos?.[0];
+        const message = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+        return { path: "", message, ...(at ? { line: at.line, column: at.col } : {}) };
+      }),
+    };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    return error instanceof RangeError ? tooDeep : { issues: [{ path: "", message: (error as Error).message }] };
+  }
+  return depthOf(data) > MAX_DEPTH ? tooDeep : { data };
+}
+
+function depthOf(value: unknown, depth = 0): number {
+  if (depth > MAX_DEPTH || value === null || typeof value !== "object") return depth;
+  return Object.values(value).reduce<number>((max, v) => Math.max(max, depthOf(v, depth + 1)), depth + 1);
+}
