@@ -13,6 +13,8 @@ export type PathSegment = string | number;
 
 export interface ParsedSource {
   data: unknown;
+  /** Placed warnings about the text itself: a JSON text's repeated keys (see `jsonDuplicates`). */
+  warnings?: Issue[];
   /** 1-based line and column of the value (or key, for a missing field's parent) at a path. */
   locate(path: readonly PathSegment[], atKey?: boolean): { line: number; column: number } | undefined;
 }
@@ -41,15 +43,60 @@ export function parseSource(text: string): ParsedSource | { issues: Issue[] } {
   const parsed = parseYaml(text, false);
   if ("issues" in parsed) return parsed;
   const { doc, lineCounter } = parsed;
-  if (doc.errors.length > 0 || hasDuplicateKeys(doc)) return { issues: yamlIssues(text) };
+  if (doc.errors.length > 0) return { issues: yamlIssues(text) };
+  let warnings: Issue[] | undefined;
   let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: 100 });
-  } catch (error) {
-    return { issues: [error instanceof RangeError ? TOO_DEEP : { path: "", message: (error as Error).message }] };
+  if (hasDuplicateKeys(doc)) {
+    const json = jsonWithDuplicates(text, doc, lineCounter);
+    if (!json) return { issues: yamlIssues(text) };
+    ({ data, warnings } = json);
+  } else {
+    try {
+      data = doc.toJS({ maxAliasCount: 100 });
+    } catch (error) {
+      return { issues: [error instanceof RangeError ? TOO_DEEP : { path: "", message: (error as Error).message }] };
+    }
   }
   if (depthOf(data, 0) > MAX_DEPTH) return { issues: [TOO_DEEP] };
-  return { data, locate: (path, atKey) => locate(doc, lineCounter, path, atKey) };
+  return { data, ...(warnings ? { warnings } : {}), locate: (path, atKey) => locate(doc, lineCounter, path, atKey) };
+}
+
+/**
+ * YAML 1.2 requires a mapping's keys to be unique, so a YAML text that
+ * repeats one is refused. JSON (RFC 8259) only says names SHOULD be unique,
+ * and JSON.parse, as any other runtime reading a JSON stepfile would, keeps
+ * the last value; the format names no rule against it, so a text that is
+ * JSON loads here as JSON.parse reads it, with a warning at each repeated
+ * name (placed through the YAML document, which keeps every pair; `locate`
+ * reads the last). Undefined when the text is not JSON.
+ */
+function jsonWithDuplicates(text: string, doc: Document, lines: LineCounter): { data: unknown; warnings: Issue[] } | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const warnings: Issue[] = [];
+  const stack: Array<{ node: unknown; path: PathSegment[] }> = [{ node: doc.contents, path: [] }];
+  while (stack.length > 0) {
+    const { node, path } = stack.pop()!;
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        const key = (pair.key as { value?: unknown } | null)?.value;
+        if (seen.has(key)) {
+          const at = lines.linePos((pair.key as Node).range![0]);
+          warnings.push({ path: pathString([...path, String(key)]), message: `${JSON.stringify(key)} is repeated in this object; as JSON, the last value counts`, line: at.line, column: at.col });
+        }
+        seen.add(key);
+        stack.push({ node: pair.value, path: [...path, String(key)] });
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, index) => stack.push({ node: item, path: [...path, index] }));
+    }
+  }
+  return { data, warnings: warnings.sort((a, b) => a.line! - b.line! || a.column! - b.column!) };
 }
 
 const TOO_DEEP: Issue = { path: "", message: `nesting is deeper than ${MAX_DEPTH} levels` };
@@ -116,7 +163,8 @@ function locate(doc: Document, lines: LineCounter, path: readonly PathSegment[],
   let depth = 0;
   for (const segment of path) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => (p.key as { value?: unknown } | null)?.value === segment);
+      // The last pair with the key: only a JSON text may repeat one, and there the last value counts.
+      const pair = node.items.findLast((p) => (p.key as { value?: unknown } | null)?.value === segment);
       if (!pair) break;
       keyNode = pair.key as Node;
       node = pair.value as Node | null;

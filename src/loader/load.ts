@@ -60,7 +60,7 @@ export function loadStepfileText(text: string, source: string): LoadedStepfile {
   if (ruleIssues.length > 0) fail(ruleIssues);
   const { compiled, issues } = compileStepfile(doc);
   if (!compiled) fail(issues);
-  const warnings = [...positioned(checked.filter((i) => i.warning), parsed), ...positioned(stepfileWarnings(doc), parsed)];
+  const warnings = [...(parsed.warnings ?? []), ...positioned(checked.filter((i) => i.warning), parsed), ...positioned(stepfileWarnings(doc), parsed)];
   return deepFreeze({ doc, identity: hashJson(doc), compiled: compiled!, source, warnings });
 }
 

@@ -122,7 +122,7 @@ export function parseCases(text: string, path: string, stepfile: LoadedStepfile)
   const raw = parsed.data as unknown as RawCases;
   const issues = checkAgainst(raw, stepfile, at);
   if (issues.length > 0) throw new CasesInvalid(path, issues);
-  const warnings = [...unknownFields(parsed.data, at), ...emptiness(raw, at)];
+  const warnings = [...(parsed.warnings ?? []), ...unknownFields(parsed.data, at), ...emptiness(raw, at)];
   return { path, cases: raw.cases.map((c, ci) => toCase(c, ["cases", ci], parsed, openApiOperations(stepfile))), warnings };
 }
 
