@@ -40,8 +40,28 @@ export function eager(apply: (values: unknown[]) => unknown): Operator {
       return function evaluateEager(data, root) {
         const values = new Array<unknown>(parts.length);
         for (let i = 0; i < parts.length; i++) values[i] = parts[i]!(data, root);
-        return apply(values);
+        try {
+          return apply(values);
+        } catch (error) {
+          throw asConversionError(error);
+        }
       };
     },
   };
+}
+
+/**
+ * JSONLogic's coercions (`==`, `<`, `+`, `cat`, ...) turn an object into a
+ * string or number through its toString/valueOf. Run data is parsed JSON,
+ * so those are Object.prototype's, unless the data itself has a field named
+ * `toString` or `valueOf` (a hostile submission or API answer), which
+ * shadows the method and makes JavaScript throw a TypeError. That is a
+ * value the expression cannot use, so it is an ExpressionError like any
+ * other, not a crash; anything else is rethrown as it is.
+ */
+export function asConversionError(error: unknown): unknown {
+  if (error instanceof TypeError && /convert object to primitive/i.test(error.message)) {
+    return new ExpressionError("an object with its own toString or valueOf field cannot be converted to a string or number", "");
+  }
+  return error;
 }

@@ -1,5 +1,5 @@
 // `missing_some`: [need, paths] -> [] when at least `need` paths are present, else the missing ones.
-import { eager, type Operator } from "../operator.js";
+import { asConversionError, eager, type Operator } from "../operator.js";
 import { missingPaths } from "./missing.js";
 
 export const missingSome: Operator = {
@@ -9,7 +9,13 @@ export const missingSome: Operator = {
       const [need, paths] = list(data, root) as unknown[];
       const options = Array.isArray(paths) ? paths : [];
       const absent = missingPaths(data, options);
-      return options.length - absent.length >= Number(need) ? [] : absent;
+      let least: number;
+      try {
+        least = Number(need);
+      } catch (error) {
+        throw asConversionError(error);
+      }
+      return options.length - absent.length >= least ? [] : absent;
     };
   },
 };
