@@ -3,12 +3,12 @@
 import { Hono } from "hono";
 import { bodyLimit } from "../../middleware/body-limit.js";
 import { jsonRpcError, JsonRpcCode } from "../../middleware/json-rpc-error.js";
-import { jsonBody, type JsonBodyEnv } from "../../middleware/json-body.js";
+import { jsonBody } from "../../middleware/json-body.js";
 import { jsonDepth } from "../../middleware/json-depth.js";
 import { loopbackHost } from "../../middleware/loopback-host.js";
 import { loopbackOrigin } from "../../middleware/loopback-origin.js";
 import { refusalLog } from "../../middleware/refusal-log.js";
-import { mcpRoute } from "../../routes/mcp.js";
+import { mcpRoute, type McpEnv } from "../../routes/mcp.js";
 import type { McpServerFactory } from "../mcp/factory-types.js";
 import type { SessionStore } from "./sessions.js";
 
@@ -21,8 +21,8 @@ export interface HttpAppOptions {
   maxBodyBytes?: number;
 }
 
-export function createHttpApp(options: HttpAppOptions): { app: Hono<JsonBodyEnv>; close(): Promise<void> } {
-  const app = new Hono<JsonBodyEnv>();
+export function createHttpApp(options: HttpAppOptions): { app: Hono<McpEnv>; close(): Promise<void> } {
+  const app = new Hono<McpEnv>();
   if (options.log) app.use(refusalLog({ log: options.log }));
   app.use(loopbackHost({ port: options.port }));
   app.use(loopbackOrigin());

@@ -1,13 +1,11 @@
 // `stepgate --http`: the Hono app (guards, then /mcp) on 127.0.0.1 only.
 import { getRequestListener, RequestError } from "@hono/node-server";
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { jsonRpcErrorBody, JsonRpcCode } from "../../middleware/json-rpc-error.js";
 import { FORBIDDEN_HOST } from "../../middleware/loopback-host.js";
-import { DEFAULT_MAX_BODY_BYTES } from "../../middleware/body-limit.js";
 import type { McpServerFactory } from "../mcp/factory-types.js";
 import { createHttpApp } from "./app.js";
-import { fastToolsList } from "./fast-tools-list.js";
 import { SessionStore } from "./sessions.js";
 
 export interface HttpServerOptions {
@@ -53,8 +51,6 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
   });
   const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: refuseUnreadableRequest });
-  const toolsListResult = options.factory.toolsListResult?.bind(options.factory);
-  const fast = toolsListResult && fastToolsList({ sessions, port: () => port, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, toolsListResult });
   // Node would answer a Host-less request with a bare 400; letting it
   // through gives the Host guard the say, with a JSON-RPC shaped 403.
   const server = createServer({ requireHostHeader: false }, (req, res) => {
@@ -63,19 +59,6 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     const hostHeader = req.headers.host;
     if (hostHeader !== undefined && !URL.canParse(`http://${hostHeader}/`)) {
       res.writeHead(403, { "content-type": "application/json" }).end(jsonRpcErrorBody(JsonRpcCode.Refused, FORBIDDEN_HOST));
-      return;
-    }
-    if (fast?.wants(req)) {
-      // A small body with a Content-Length (wants() checked): read it whole,
-      // then answer here, or hand it to the app as the body it would have read.
-      void readBody(req).then(
-        (body) => {
-          if (fast.answer(req, res, body)) return;
-          (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
-          void listener(req, res);
-        },
-        () => res.destroy(),
-      );
       return;
     }
     void listener(req, res);
@@ -122,16 +105,4 @@ function refuseUnreadableRequest(error: unknown): Response {
   }
   const reason = error instanceof RequestError ? error.message : "the request cannot be read";
   return new Response(jsonRpcErrorBody(JsonRpcCode.InvalidRequest, `Bad Request: ${reason}`), { status: 400, headers: json });
-}
-
-/** The whole body of a request already known to be small (Content-Length checked). */
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.once("error", reject);
-    // A client gone before the end: nothing to answer.
-    req.once("close", () => reject(new Error("the request ended early")));
-  });
 }
