@@ -54,6 +54,11 @@ export function mcpRoute(options: McpRouteOptions): McpRoute {
     const post = c.req.method === "POST";
     const parsedBody = post ? c.get("parsedBody") : undefined;
     const header = (name: string) => c.req.header(name);
+    const outgoing = c.env?.outgoing;
+    // A plain 2025 tools/list (answerLegacy's checks: the 2025-11-25 header, no
+    // params to honour, so no envelope claim) is one the classifier routes
+    // legacy: answered before classifying, which validates the message with zod.
+    if (post && cache && outgoing && cache.answerLegacy(header, parsedBody, outgoing)) return RESPONSE_ALREADY_SENT;
     const route: InboundClassificationOutcome = classifyInboundRequest({
       httpMethod: c.req.method,
       protocolVersionHeader: header("mcp-protocol-version"),
@@ -61,11 +66,7 @@ export function mcpRoute(options: McpRouteOptions): McpRoute {
       mcpNameHeader: header("mcp-name"),
       ...(post ? { body: parsedBody } : {}),
     });
-    const outgoing = c.env?.outgoing;
-    if (route.kind === "legacy") {
-      if (post && cache && outgoing && cache.answerLegacy(header, parsedBody, outgoing)) return RESPONSE_ALREADY_SENT;
-      return legacy(c.req.raw, parsedBody);
-    }
+    if (route.kind === "legacy") return legacy(c.req.raw, parsedBody);
     const id = cache && outgoing ? cache.modernId(header, route) : undefined;
     if (id === undefined || !cache || !outgoing) return modern.fetch(c.req.raw, parsedBody);
     const cached = cache.answerModern(id, outgoing);

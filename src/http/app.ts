@@ -1,6 +1,10 @@
-// The HTTP app without a socket: guards first, in the order that refuses
-// cheapest first and never lets an unchecked request reach MCP handling.
+// The HTTP app without a socket: guards first (Host, Origin, the bearer
+// token when one is set, body limit, JSON depth, JSON), in the order that
+// refuses cheapest first and never lets an unchecked request reach MCP
+// handling. Every /mcp request, whatever its method, goes through them.
 import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { bearerToken } from "../../middleware/bearer-token.js";
 import { bodyLimit } from "../../middleware/body-limit.js";
 import { jsonRpcError, JsonRpcCode } from "../../middleware/json-rpc-error.js";
 import { jsonBody } from "../../middleware/json-body.js";
@@ -19,6 +23,8 @@ export interface HttpAppOptions {
   port: () => number;
   log?: (line: string) => void;
   maxBodyBytes?: number;
+  /** With a token, every request must carry `Authorization: Bearer <token>` (--http-token-file). */
+  token?: string;
 }
 
 export function createHttpApp(options: HttpAppOptions): { app: Hono<McpEnv>; close(): Promise<void> } {
@@ -26,6 +32,7 @@ export function createHttpApp(options: HttpAppOptions): { app: Hono<McpEnv>; clo
   if (options.log) app.use(refusalLog({ log: options.log }));
   app.use(loopbackHost({ port: options.port }));
   app.use(loopbackOrigin());
+  if (options.token !== undefined) app.use(bearerToken({ token: options.token }));
   app.use(bodyLimit(options.maxBodyBytes !== undefined ? { maxBytes: options.maxBodyBytes } : {}));
   app.use(jsonDepth());
   app.use(jsonBody());
@@ -34,6 +41,8 @@ export function createHttpApp(options: HttpAppOptions): { app: Hono<McpEnv>; clo
   // Even a failure inside MCP handling reaches the client as JSON-RPC, and
   // never with a stack trace: the message goes to the log only.
   app.onError((error, c) => {
+    // A guard's refusal thrown the Hono way (the bearer token's 401) carries its own answer.
+    if (error instanceof HTTPException) return error.getResponse();
     options.log?.(`error: ${error instanceof Error ? error.message : String(error)}`);
     return jsonRpcError(c, 500, JsonRpcCode.InternalError, "Internal error");
   });

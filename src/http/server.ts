@@ -16,12 +16,16 @@ export interface HttpServerOptions {
   factory: McpServerFactory;
   /** Close a session after this long without a request (--run-idle-ms). */
   idleMs: number;
+  /** Close a session that never started a run after this long without a request (--session-idle-ms). */
+  runlessIdleMs?: number;
   /** One line per session opened or ended, and per MCP transport error. */
   log?: (line: string) => void;
   /** Largest request body; default 4 MiB. */
   maxBodyBytes?: number;
   /** Most sessions open at once (--max-sessions); default DEFAULT_MAX_SESSIONS. */
   maxSessions?: number;
+  /** The bearer token every request must carry (--http-token-file); none when undefined. */
+  token?: string;
 }
 
 export interface HttpServer {
@@ -39,8 +43,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const log = options.log;
   const sessions = new SessionStore({
     idleMs: options.idleMs,
+    ...(options.runlessIdleMs !== undefined ? { runlessIdleMs: options.runlessIdleMs } : {}),
+    ...(options.factory.sessionRuns ? { runs: options.factory.sessionRuns.bind(options.factory) } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
-    onEnded: (session, reason) => log?.(`session ${session.id} ended (${reason})`),
+    onEnded: (session, reason) => log?.(`session ${session.id} ended (${reason === "evicted" ? "idle; closed to make room for a new session at --max-sessions" : reason})`),
   });
   let port = 0;
   const { app, close: closeApp } = createHttpApp({
@@ -49,6 +55,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     port: () => port,
     ...(log ? { log } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
   });
   const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: refuseUnreadableRequest });
   // Node would answer a Host-less request with a bare 400; letting it

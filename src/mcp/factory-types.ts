@@ -15,4 +15,16 @@ export interface McpServerFactory {
    * tools/list from it without a server (src/http/fast-tools-list.ts).
    */
   toolsListResult?(): string;
+  /**
+   * What a session's runs say about closing it: whether it holds a run that
+   * has not ended, and whether it ever started one. The HTTP session store
+   * reads it to choose whom to close at --max-sessions and how long a
+   * session may idle (src/http/sessions.ts).
+   */
+  sessionRuns?(session: Session): SessionRuns;
+}
+
+export interface SessionRuns {
+  active: boolean;
+  started: boolean;
 }
