@@ -98,6 +98,10 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
       stopWatching();
       return 1;
     }
+    // Who may use this server, said once before the listening line; the token itself is never printed.
+    if (!token) log("any local process can use this server; to require a bearer token, start it with --http-token-file new:<file>");
+    else if (token.created) log(`wrote a new bearer token to ${token.path} (readable only by you); every request must carry Authorization: Bearer <that token>`);
+    else log(`every request must carry Authorization: Bearer <the token in ${token.path}>`);
     const { startHttpServer } = await import("../http/server.js");
     const server = await startHttpServer({
       port: options.http,
@@ -108,10 +112,6 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
       maxSessions: options.maxSessions,
       ...(token ? { token: token.token } : {}),
     });
-    // Who may use this server, said once at start; the token itself is never printed.
-    if (!token) log("any local process can use this server; to require a bearer token, start it with --http-token-file new:<file>");
-    else if (token.created) log(`wrote a new bearer token to ${token.path} (readable only by you); every request must carry Authorization: Bearer <that token>`);
-    else log(`every request must carry Authorization: Bearer <the token in ${token.path}>`);
     await waitForSignal();
     stopWatching();
     await server.close();
