@@ -126,6 +126,7 @@ describe("the session store at --max-sessions", () => {
     expect(closed).toEqual([["idle-old", "evicted"]]);
     add("newcomer");
     expect(sessions.makeRoom()).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(closed.map(([id]) => id)).toEqual(["idle-old", "idle-new"]);
     release();
     await sessions.closeAll();
