@@ -5,7 +5,8 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { bearerToken } from "../../middleware/bearer-token.js";
-import { bodyLimit } from "../../middleware/body-limit.js";
+import type { IncomingMessage } from "node:http";
+import { bodyLimit, ClientClosed } from "../../middleware/body-limit.js";
 import { jsonRpcError, JsonRpcCode } from "../../middleware/json-rpc-error.js";
 import { jsonBody } from "../../middleware/json-body.js";
 import { jsonDepth } from "../../middleware/json-depth.js";
@@ -25,11 +26,14 @@ export interface HttpAppOptions {
   maxBodyBytes?: number;
   /** With a token, every request must carry `Authorization: Bearer <token>` (--http-token-file). */
   token?: string;
+  /** Why a request's connection is gone before its answer, for the log (see middleware/refusal-log.ts). */
+  gone?: (incoming: IncomingMessage) => string | undefined;
 }
 
 export function createHttpApp(options: HttpAppOptions): { app: Hono<McpEnv>; close(): Promise<void> } {
   const app = new Hono<McpEnv>();
-  if (options.log) app.use(refusalLog({ log: options.log }));
+  const gone = options.gone;
+  if (options.log) app.use(refusalLog({ log: options.log, ...(gone ? { gone: (c) => (c.env?.incoming ? gone(c.env.incoming) : undefined) } : {}) }));
   app.use(loopbackHost({ port: options.port }));
   app.use(loopbackOrigin());
   if (options.token !== undefined) app.use(bearerToken({ token: options.token }));
@@ -43,6 +47,8 @@ export function createHttpApp(options: HttpAppOptions): { app: Hono<McpEnv>; clo
   app.onError((error, c) => {
     // A guard's refusal thrown the Hono way (the bearer token's 401) carries its own answer.
     if (error instanceof HTTPException) return error.getResponse();
+    // Nobody to answer: the refusal log says what happened, and no status is sent.
+    if (error instanceof ClientClosed) return c.body(null, 499 as never);
     options.log?.(`error: ${error instanceof Error ? error.message : String(error)}`);
     return jsonRpcError(c, 500, JsonRpcCode.InternalError, "Internal error");
   });

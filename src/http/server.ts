@@ -1,7 +1,7 @@
 // `stepgate --http`: the Hono app (guards, then /mcp) on 127.0.0.1 only.
 import { getRequestListener, RequestError } from "@hono/node-server";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { jsonRpcErrorBody, JsonRpcCode } from "../../middleware/json-rpc-error.js";
 import { FORBIDDEN_HOST } from "../../middleware/loopback-host.js";
 import type { McpServerFactory } from "../mcp/factory-types.js";
@@ -26,6 +26,8 @@ export interface HttpServerOptions {
   maxSessions?: number;
   /** The bearer token every request must carry (--http-token-file); none when undefined. */
   token?: string;
+  /** How long a request may take to arrive whole (node's requestTimeout, default 300 s); answered 408 past it. */
+  requestTimeoutMs?: number;
 }
 
 export interface HttpServer {
@@ -49,6 +51,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     onEnded: (session, reason) => log?.(`session ${session.id} ended (${reason === "evicted" ? "idle; closed to make room for a new session at --max-sessions" : reason})`),
   });
   let port = 0;
+  // Connections node timed out (requestTimeout): their requests were not abandoned by the client.
+  const timedOut = new WeakSet<Socket>();
   const { app, close: closeApp } = createHttpApp({
     factory: options.factory,
     sessions,
@@ -56,11 +60,16 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     ...(log ? { log } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
+    gone: (incoming) => {
+      if (timedOut.has(incoming.socket)) return `timed out (the request did not arrive whole within ${server.requestTimeout} ms)`;
+      return incoming.socket.destroyed ? "the client closed the connection" : undefined;
+    },
   });
   const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: refuseUnreadableRequest });
   // Node would answer a Host-less request with a bare 400; letting it
   // through gives the Host guard the say, with a JSON-RPC shaped 403.
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
+  const timeouts = options.requestTimeoutMs === undefined ? {} : { requestTimeout: options.requestTimeoutMs, connectionsCheckingInterval: Math.max(10, Math.min(30_000, options.requestTimeoutMs / 4)) };
+  const server = createServer({ requireHostHeader: false, ...timeouts }, (req, res) => {
     // A Host that cannot form a URL (`[::1].evil.example`) would fail inside
     // the adaptor before the guards run: refuse it here as they would.
     const hostHeader = req.headers.host;
@@ -69,6 +78,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       return;
     }
     void listener(req, res);
+  });
+  // What node would answer a request it cannot read or that timed out (400, 431, 408), JSON-RPC shaped
+  // like every other refusal; a timeout is also remembered, so its log line says so rather than "client closed".
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    const timeout = error.code === "ERR_HTTP_REQUEST_TIMEOUT";
+    if (timeout) timedOut.add(socket);
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && !inFlight?.headersSent) {
+      const [status, text] = timeout ? [408, "Request Timeout"] : error.code === "HPE_HEADER_OVERFLOW" ? [431, "Request Header Fields Too Large"] : [400, "Bad Request"];
+      const body = jsonRpcErrorBody(timeout ? JsonRpcCode.Refused : JsonRpcCode.InvalidRequest, `${text}: ${timeout ? "the request did not arrive whole in time" : "the request cannot be read"}`);
+      socket.write(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    }
+    socket.destroy(error);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
