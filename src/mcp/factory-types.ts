@@ -12,7 +12,7 @@ export interface McpServerFactory {
   /**
    * The tools/list result every server of this factory answers, as JSON: the
    * same string until the catalog changes (--watch). A transport may answer
-   * tools/list from it without a server (src/http/fast-tools-list.ts).
+   * tools/list from it without a server (src/http/tools-list-cache.ts).
    */
   toolsListResult?(): string;
   /**
