@@ -108,8 +108,15 @@ class Tally {
   }
 }
 
-function readIncoming(incoming: NodeIncoming, declaredOver: boolean, limits: Limits): Promise<Read> {
+function readIncoming(incoming: NodeIncoming, declaredOver: boolean, limits: Limits): Promise<Read> | Read {
   const tally = new Tally(declaredOver, limits);
+  // Usually the whole body came with the headers and node has parsed it all
+  // already: take it from the stream's buffer now, without waiting for events.
+  if (incoming.complete && !declaredOver) {
+    for (let chunk: Buffer | null; (chunk = incoming.read() as Buffer | null) !== null; ) tally.add(chunk);
+    if (!tally.over) return tally.result(true);
+    // Over the cap after all: what is left was buffered, so the events below see the end at once.
+  }
   return new Promise((resolve, reject) => {
     const done = () => {
       incoming.off("data", onData).off("end", onEnd).off("error", onGone).off("close", onGone);
