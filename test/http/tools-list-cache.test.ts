@@ -32,6 +32,8 @@ let stepfiles: ServedStepfiles;
 let fast: Side;
 let sdk: Side;
 let sdkMessages = 0;
+const MAX_BODY = 16_384;
+const oversized = (body: string) => body.replace(/^\{/, `{"pad":"${"x".repeat(MAX_BODY)}",`);
 
 /** One HTTP/1.1 exchange on a fresh connection; the response exactly as it came over the wire. */
 function exchange(port: number, head: string, body: string): Promise<string> {
@@ -113,8 +115,9 @@ beforeAll(async () => {
     toolsListResult: () => factory.toolsListResult!(),
   };
   const plain: McpServerFactory = { create: (s) => factory.create(s), endSession: (s) => factory.endSession(s) };
-  fast = await open(await startHttpServer({ port: 0, factory: counted, idleMs: 60_000 }));
-  sdk = await open(await startHttpServer({ port: 0, factory: plain, idleMs: 60_000 }));
+  // A small body limit, so a tools/list over it is quick to send.
+  fast = await open(await startHttpServer({ port: 0, factory: counted, idleMs: 60_000, maxBodyBytes: MAX_BODY }));
+  sdk = await open(await startHttpServer({ port: 0, factory: plain, idleMs: 60_000, maxBodyBytes: MAX_BODY }));
 });
 
 afterAll(async () => {
@@ -146,6 +149,7 @@ describe("tools/list from kept bytes in a 2025-11-25 session", () => {
     ["another method", '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nope"}}', {}],
     ["invalid JSON", '{"jsonrpc":"2.0","id":4,"method":"tools/list"', {}],
     ["a body nested too deep", `{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"x":${"[".repeat(70)}${"]".repeat(70)}}}`, {}],
+    ["a body over the limit", oversized('{"jsonrpc":"2.0","id":4,"method":"tools/list"}'), {}],
     ["a foreign Host", '{"jsonrpc":"2.0","id":4,"method":"tools/list"}', { Host: "evil.example:{port}" }],
     ["a foreign Origin", '{"jsonrpc":"2.0","id":4,"method":"tools/list"}', { Origin: "http://evil.example" }],
     ["Accept without event streams", '{"jsonrpc":"2.0","id":4,"method":"tools/list"}', { Accept: "application/json" }],
@@ -211,6 +215,7 @@ describe("tools/list from kept bytes over 2026-07-28", () => {
     ["a foreign Origin", list2026(4), { Origin: "http://evil.example" }],
     ["a text/plain body", list2026(4), { "Content-Type": "text/plain" }],
     ["a body nested too deep", list2026(4, { x: JSON.parse(`${"[".repeat(70)}${"]".repeat(70)}`) as unknown }), {}],
+    ["a body over the limit", oversized(list2026(4)), {}],
   ])("leaves %s to the normal path, which answers as it does without the cache", async (_, body, headers: Record<string, string>) => {
     const r = await both(body, { ...MODERN, ...headers });
     expect(r.viaFast).toBe(false);
