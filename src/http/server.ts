@@ -84,6 +84,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     const timeout = error.code === "ERR_HTTP_REQUEST_TIMEOUT";
     if (timeout) timedOut.add(socket);
+    // As node's own handler does: no status line into an answer already under way on this connection.
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (socket.writable && !inFlight?.headersSent) {
       const [status, text] = timeout ? [408, "Request Timeout"] : error.code === "HPE_HEADER_OVERFLOW" ? [431, "Request Header Fields Too Large"] : [400, "Bad Request"];

@@ -82,3 +82,19 @@ describe("a request whose connection goes away before the answer", () => {
     await client.close();
   });
 });
+
+describe("a request node cannot read", () => {
+  it("is answered 400 with a JSON-RPC error, like every other refusal", async () => {
+    const { server } = await start();
+    const socket = await open(server.port);
+    const answer = new Promise<string>((resolve) => {
+      let text = "";
+      socket.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+      socket.on("close", () => resolve(text));
+    });
+    socket.write("NOT A REQUEST\r\n\r\n");
+    const text = await answer;
+    expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Bad Request: the request cannot be read" }, id: null });
+  });
+});
