@@ -21,5 +21,8 @@ export const DEFAULT_LIMITS: Limits = {
 /** --max-stepfile-bytes: a stepfile or cases file larger than this is refused before parsing. */
 export const DEFAULT_MAX_STEPFILE_BYTES = 4 * 1024 * 1024;
 
-/** --max-sessions: HTTP sessions open at once; past it `initialize` gets 503 with Retry-After. */
+/** --max-sessions: HTTP sessions open at once; at it the longest-idle session without an active run makes room, else `initialize` gets 503 with Retry-After. */
 export const DEFAULT_MAX_SESSIONS = 1000;
+
+/** --session-idle-ms: an HTTP session that never started a run is closed after this long without a request. */
+export const DEFAULT_SESSION_IDLE_MS = 300_000;

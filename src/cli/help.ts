@@ -37,7 +37,15 @@ Limits and options:
   --allow-private-host <host>  let runs reach this DNS name although it resolves to a private,
                               loopback or link-local address (a self-hosted API; repeatable)
   --max-stepfile-bytes <n>    largest stepfile or cases file read; larger ones are refused before parsing (default 4194304)
-  --max-sessions <n>          with --http: most sessions open at once; past it initialize gets 503 + Retry-After (default 1000)
+  --max-sessions <n>          with --http: most sessions open at once; at the cap the longest-idle session
+                              without an active run is closed for a new one, and only when every session
+                              holds a run does initialize get 503 + Retry-After (default 1000)
+  --session-idle-ms <ms>      with --http: a session that never started a run is closed after this long
+                              without a request (default 300000; never longer than --run-idle-ms)
+  --http-token-file <file>    with --http: every request must carry Authorization: Bearer <the token in this
+                              file>; refused if others can read the file (or set STEPGATE_HTTP_TOKEN_FILE);
+                              new:<file> writes a fresh random token there (0600, never overwriting) and
+                              prints where, never the token. Without it any local process can use the server
   --record-cases <dir>        write each finished or failed run as <stepfile id>-<run id>.cases.yaml,
                               which stepgate --test replays
   --signing-key <file>        sign each run's closing record and checkpoints with this Ed25519 private key

@@ -2,7 +2,7 @@
 // Every bad value is one line naming the option, and exit code 2.
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
-import { DEFAULT_LIMITS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_STEPFILE_BYTES, type Limits } from "../limits.js";
+import { DEFAULT_LIMITS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_STEPFILE_BYTES, DEFAULT_SESSION_IDLE_MS, type Limits } from "../limits.js";
 import { normalDraftHost } from "../authoring/draft-hosts.js";
 
 export { DEFAULT_LIMITS, type Limits };
@@ -25,6 +25,10 @@ export interface Options {
   maxStepfileBytes: number;
   /** Most HTTP sessions open at once (--max-sessions). */
   maxSessions: number;
+  /** An HTTP session that never started a run is closed after this long idle (--session-idle-ms). */
+  sessionIdleMs: number;
+  /** The bearer token's file for --http, `new:<file>` to write one (--http-token-file). */
+  httpTokenFile?: string;
   draftHosts: string[];
   recordCases?: string;
   watch: boolean;
@@ -71,6 +75,8 @@ export function parseOptions(argv: string[]): Options {
         "allow-private-host": { type: "string", multiple: true },
         "max-stepfile-bytes": { type: "string" },
         "max-sessions": { type: "string" },
+        "session-idle-ms": { type: "string" },
+        "http-token-file": { type: "string" },
         "draft-host": { type: "string", multiple: true },
         "record-cases": { type: "string" },
         watch: { type: "boolean" },
@@ -111,6 +117,7 @@ export function parseOptions(argv: string[]): Options {
     allowPrivateHosts: (v["allow-private-host"] ?? []).map(privateHost),
     maxStepfileBytes: integer("--max-stepfile-bytes", v["max-stepfile-bytes"], DEFAULT_MAX_STEPFILE_BYTES, 1),
     maxSessions: integer("--max-sessions", v["max-sessions"], DEFAULT_MAX_SESSIONS, 1),
+    sessionIdleMs: integer("--session-idle-ms", v["session-idle-ms"], DEFAULT_SESSION_IDLE_MS, 1),
     draftHosts: (v["draft-host"] ?? []).map((h) => {
       const host = normalDraftHost(h);
       if (host === undefined) throw new UsageError(`--draft-host ${JSON.stringify(h)}: expected a host, optionally with a port, like 127.0.0.1:8080`);
@@ -123,6 +130,11 @@ export function parseOptions(argv: string[]): Options {
   if (v.http !== undefined) {
     if (mode !== "serve") throw new UsageError(`--http serves stepfiles; it cannot be combined with --${mode}`);
     options.http = integer("--http", v.http, 0, 0, 65_535);
+  }
+  if (v["http-token-file"] !== undefined) {
+    // Without --http there is nothing to protect with it: saying so beats a token silently unused.
+    if (options.http === undefined) throw new UsageError("--http-token-file is only for --http");
+    options.httpTokenFile = nonEmpty("--http-token-file", v["http-token-file"]);
   }
   if (v["ledger-dir"] !== undefined) options.ledgerDir = nonEmpty("--ledger-dir", v["ledger-dir"]);
   if (v["record-cases"] !== undefined) options.recordCases = nonEmpty("--record-cases", v["record-cases"]);

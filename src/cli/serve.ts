@@ -17,6 +17,7 @@ import { caseRecorder } from "../offline/record-cases.js";
 import { userAgent } from "../egress/user-agent.js";
 import type { OAuthGrants } from "../oauth/grants.js";
 import type { AddressGuard } from "../egress/address-guard.js";
+import type { HttpToken } from "../http/token-file.js";
 import { watchStepfiles } from "./watch.js";
 import { catalogEntries, loadArgument } from "./catalog.js";
 import { warningLines } from "./load-warnings.js";
@@ -92,8 +93,25 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
   });
   if (options.http !== undefined) {
     const log = (line: string) => void process.stderr.write(`stepgate: ${line}\n`);
+    const token = await httpTokenFor(options);
+    if (token === null) {
+      stopWatching();
+      return 1;
+    }
+    // Who may use this server, said once before the listening line; the token itself is never printed.
+    if (!token) log("any local process can use this server; to require a bearer token, start it with --http-token-file new:<file>");
+    else if (token.created) log(`wrote a new bearer token to ${token.path} (readable only by you); every request must carry Authorization: Bearer <that token>`);
+    else log(`every request must carry Authorization: Bearer <the token in ${token.path}>`);
     const { startHttpServer } = await import("../http/server.js");
-    const server = await startHttpServer({ port: options.http, factory, idleMs: options.limits.runIdleMs, log, maxSessions: options.maxSessions });
+    const server = await startHttpServer({
+      port: options.http,
+      factory,
+      idleMs: options.limits.runIdleMs,
+      runlessIdleMs: options.sessionIdleMs,
+      log,
+      maxSessions: options.maxSessions,
+      ...(token ? { token: token.token } : {}),
+    });
     await waitForSignal();
     stopWatching();
     await server.close();
@@ -172,6 +190,20 @@ async function ledgerSigning(options: Options): Promise<ChainSigning | undefined
     if (!(error instanceof KeyFileError)) throw error;
     err(`stepgate: signing key ${error.message}`);
     return 1;
+  }
+}
+
+/** The bearer token of HTTP mode (--http-token-file, else STEPGATE_HTTP_TOKEN_FILE); undefined without one, null when it cannot be used (reported). */
+async function httpTokenFor(options: Options): Promise<HttpToken | undefined | null> {
+  const spec = options.httpTokenFile ?? (process.env.STEPGATE_HTTP_TOKEN_FILE || undefined);
+  if (spec === undefined) return undefined;
+  const { httpToken, HttpTokenFileError } = await import("../http/token-file.js");
+  try {
+    return httpToken(spec);
+  } catch (error) {
+    if (!(error instanceof HttpTokenFileError)) throw error;
+    err(`stepgate: --http-token-file ${error.message}`);
+    return null;
   }
 }
 

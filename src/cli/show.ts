@@ -48,6 +48,8 @@ async function readRun(given: string): Promise<PageRun> {
   }
   const verdict = verifyLedger(text);
   const summary = { status: verdict.status, text: describeVerdict(verdict), pass: verdictPasses(verdict, false) };
+  // An empty file has no run to show; its verdict says why.
+  if (verdict.status === "open" && verdict.records === 0) return { file, verdict: summary, timeline: null, problem: summary.text };
   let timeline: Timeline;
   try {
     timeline = buildTimeline(text);

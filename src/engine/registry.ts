@@ -30,6 +30,9 @@ export class RunRegistry {
   private readonly active = new Map<string, Held>();
   private readonly ended = new Map<string, { owner: string; state: Exclude<RunState, "running"> }>();
   private readonly abandonedListeners = new Set<(abandoned: Abandoned) => void>();
+  /** Active runs per owner, and the owners that ever started one: what an HTTP session cap and idle policy ask (hasActiveRun, hasStartedRun). */
+  private readonly activeByOwner = new Map<string, number>();
+  private readonly starters = new Set<string>();
 
   constructor(
     private readonly ctx: RunContext,
@@ -42,9 +45,12 @@ export class RunRegistry {
 
   /** Start a run for `owner`; `approver` asks its person when the client can (approve gates); `events` hears this request's progress. */
   async start(stepfile: LoadedStepfile, inputs: unknown, owner: Session, approver?: Approver, events?: RunEvents): Promise<Reply> {
+    this.starters.add(owner.id);
     const { run, reply } = await Run.start(stepfile, inputs, approver ? { ...this.ctx, approver } : this.ctx, events);
-    if (run.state === "running") this.active.set(run.id, { run, owner: owner.id, timer: this.idleTimer(run.id) });
-    else this.remember(run.id, owner.id, run.state);
+    if (run.state === "running") {
+      this.active.set(run.id, { run, owner: owner.id, timer: this.idleTimer(run.id) });
+      this.activeByOwner.set(owner.id, (this.activeByOwner.get(owner.id) ?? 0) + 1);
+    } else this.remember(run.id, owner.id, run.state);
     return reply;
   }
 
@@ -68,8 +74,19 @@ export class RunRegistry {
     return () => this.abandonedListeners.delete(listener);
   }
 
+  /** Whether `owner` holds a run that has not ended. */
+  hasActiveRun(owner: Session): boolean {
+    return this.activeByOwner.has(owner.id);
+  }
+
+  /** Whether `owner` ever started a run (ended or not), since its session began. */
+  hasStartedRun(owner: Session): boolean {
+    return this.starters.has(owner.id);
+  }
+
   /** A session ended: abandon every run it owns. */
   async endSession(owner: Session, reason: "session_closed" | "server_closed" = "session_closed"): Promise<void> {
+    this.starters.delete(owner.id);
     const owned = [...this.active.values()].filter((h) => h.owner === owner.id);
     await Promise.all(owned.map((h) => this.abandon(h.run.id, reason)));
     for (const [id, e] of this.ended) if (e.owner === owner.id) this.ended.delete(id);
@@ -97,7 +114,7 @@ export class RunRegistry {
     const reply = await work(held.run);
     if (held.run.state !== "running") {
       clearTimeout(held.timer);
-      this.active.delete(runId);
+      this.release(runId, held);
       this.remember(runId, held.owner, held.run.state);
     } else held.timer.refresh();
     return reply;
@@ -113,10 +130,18 @@ export class RunRegistry {
     const held = this.active.get(runId);
     if (!held) return;
     clearTimeout(held.timer);
-    this.active.delete(runId);
+    this.release(runId, held);
     await held.run.abandon(reason);
     this.remember(runId, held.owner, held.run.state === "running" ? "abandoned" : held.run.state);
     if (held.run.state === "abandoned") for (const listener of this.abandonedListeners) listener({ run: runId, owner: held.owner, reason });
+  }
+
+  /** The run is no longer active: out of the active map and its owner's count. */
+  private release(runId: string, held: Held) {
+    if (!this.active.delete(runId)) return;
+    const left = (this.activeByOwner.get(held.owner) ?? 1) - 1;
+    if (left > 0) this.activeByOwner.set(held.owner, left);
+    else this.activeByOwner.delete(held.owner);
   }
 
   private remember(runId: string, owner: string, state: RunState) {

@@ -30,9 +30,9 @@ function refuse(status: number, code: number, message: string): Response {
   return new Response(jsonRpcErrorBody(code, message), { status, headers: { "content-type": "application/json" } });
 }
 
-/** --max-sessions reached: the client may try again once silent sessions are reaped. */
+/** --max-sessions reached and every session holds a run: the client may try again later. */
 function tooManySessions(retryAfterSeconds: number): Response {
-  return new Response(jsonRpcErrorBody(JsonRpcCode.Refused, "Service Unavailable: too many open sessions (--max-sessions); try again later"), {
+  return new Response(jsonRpcErrorBody(JsonRpcCode.Refused, "Service Unavailable: too many open sessions (--max-sessions), each holding a run; try again later"), {
     status: 503,
     headers: { "content-type": "application/json", "retry-after": String(retryAfterSeconds) },
   });
@@ -92,7 +92,7 @@ export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
     const id = request.headers.get("mcp-session-id");
     if (id === null) {
       if (request.method === "POST" && isInitializeRequest(parsedBody)) {
-        if (sessions.full()) return tooManySessions(sessions.retryAfterSeconds);
+        if (!sessions.makeRoom()) return tooManySessions(sessions.retryAfterSeconds);
         return open(request, parsedBody);
       }
       return refuse(400, JsonRpcCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");

@@ -1,13 +1,11 @@
 // `stepgate --http`: the Hono app (guards, then /mcp) on 127.0.0.1 only.
 import { getRequestListener, RequestError } from "@hono/node-server";
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import { jsonRpcErrorBody, JsonRpcCode } from "../../middleware/json-rpc-error.js";
 import { FORBIDDEN_HOST } from "../../middleware/loopback-host.js";
-import { DEFAULT_MAX_BODY_BYTES } from "../../middleware/body-limit.js";
 import type { McpServerFactory } from "../mcp/factory-types.js";
 import { createHttpApp } from "./app.js";
-import { fastToolsList } from "./fast-tools-list.js";
 import { SessionStore } from "./sessions.js";
 
 export interface HttpServerOptions {
@@ -18,12 +16,18 @@ export interface HttpServerOptions {
   factory: McpServerFactory;
   /** Close a session after this long without a request (--run-idle-ms). */
   idleMs: number;
+  /** Close a session that never started a run after this long without a request (--session-idle-ms). */
+  runlessIdleMs?: number;
   /** One line per session opened or ended, and per MCP transport error. */
   log?: (line: string) => void;
   /** Largest request body; default 4 MiB. */
   maxBodyBytes?: number;
   /** Most sessions open at once (--max-sessions); default DEFAULT_MAX_SESSIONS. */
   maxSessions?: number;
+  /** The bearer token every request must carry (--http-token-file); none when undefined. */
+  token?: string;
+  /** How long a request may take to arrive whole (node's requestTimeout, default 300 s); answered 408 past it. */
+  requestTimeoutMs?: number;
 }
 
 export interface HttpServer {
@@ -41,23 +45,31 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const log = options.log;
   const sessions = new SessionStore({
     idleMs: options.idleMs,
+    ...(options.runlessIdleMs !== undefined ? { runlessIdleMs: options.runlessIdleMs } : {}),
+    ...(options.factory.sessionRuns ? { runs: options.factory.sessionRuns.bind(options.factory) } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
-    onEnded: (session, reason) => log?.(`session ${session.id} ended (${reason})`),
+    onEnded: (session, reason) => log?.(`session ${session.id} ended (${reason === "evicted" ? "idle; closed to make room for a new session at --max-sessions" : reason})`),
   });
   let port = 0;
+  // Connections node timed out (requestTimeout): their requests were not abandoned by the client.
+  const timedOut = new WeakSet<Socket>();
   const { app, close: closeApp } = createHttpApp({
     factory: options.factory,
     sessions,
     port: () => port,
     ...(log ? { log } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
+    gone: (incoming) => {
+      if (timedOut.has(incoming.socket)) return `timed out (the request did not arrive whole within ${server.requestTimeout} ms)`;
+      return incoming.socket.destroyed ? "the client closed the connection" : undefined;
+    },
   });
   const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: refuseUnreadableRequest });
-  const toolsListResult = options.factory.toolsListResult?.bind(options.factory);
-  const fast = toolsListResult && fastToolsList({ sessions, port: () => port, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, toolsListResult });
   // Node would answer a Host-less request with a bare 400; letting it
   // through gives the Host guard the say, with a JSON-RPC shaped 403.
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
+  const timeouts = options.requestTimeoutMs === undefined ? {} : { requestTimeout: options.requestTimeoutMs, connectionsCheckingInterval: Math.max(10, Math.min(30_000, options.requestTimeoutMs / 4)) };
+  const server = createServer({ requireHostHeader: false, ...timeouts }, (req, res) => {
     // A Host that cannot form a URL (`[::1].evil.example`) would fail inside
     // the adaptor before the guards run: refuse it here as they would.
     const hostHeader = req.headers.host;
@@ -65,20 +77,21 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       res.writeHead(403, { "content-type": "application/json" }).end(jsonRpcErrorBody(JsonRpcCode.Refused, FORBIDDEN_HOST));
       return;
     }
-    if (fast?.wants(req)) {
-      // A small body with a Content-Length (wants() checked): read it whole,
-      // then answer here, or hand it to the app as the body it would have read.
-      void readBody(req).then(
-        (body) => {
-          if (fast.answer(req, res, body)) return;
-          (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
-          void listener(req, res);
-        },
-        () => res.destroy(),
-      );
-      return;
-    }
     void listener(req, res);
+  });
+  // What node would answer a request it cannot read or that timed out (400, 431, 408), JSON-RPC shaped
+  // like every other refusal; a timeout is also remembered, so its log line says so rather than "client closed".
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    const timeout = error.code === "ERR_HTTP_REQUEST_TIMEOUT";
+    if (timeout) timedOut.add(socket);
+    // As node's own handler does: no status line into an answer already under way on this connection.
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && !inFlight?.headersSent) {
+      const [status, text] = timeout ? [408, "Request Timeout"] : error.code === "HPE_HEADER_OVERFLOW" ? [431, "Request Header Fields Too Large"] : [400, "Bad Request"];
+      const body = jsonRpcErrorBody(timeout ? JsonRpcCode.Refused : JsonRpcCode.InvalidRequest, `${text}: ${timeout ? "the request did not arrive whole in time" : "the request cannot be read"}`);
+      socket.write(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    }
+    socket.destroy(error);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -122,16 +135,4 @@ function refuseUnreadableRequest(error: unknown): Response {
   }
   const reason = error instanceof RequestError ? error.message : "the request cannot be read";
   return new Response(jsonRpcErrorBody(JsonRpcCode.InvalidRequest, `Bad Request: ${reason}`), { status: 400, headers: json });
-}
-
-/** The whole body of a request already known to be small (Content-Length checked). */
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.once("error", reject);
-    // A client gone before the end: nothing to answer.
-    req.once("close", () => reject(new Error("the request ended early")));
-  });
 }

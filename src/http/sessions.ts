@@ -8,10 +8,21 @@
 // holds the session open. An open GET event stream alone does not keep a
 // session alive: a session whose client sends nothing for `idleMs` is closed
 // with its runs, as the seed says, even if a stream is still attached.
-import { DEFAULT_MAX_SESSIONS } from "../limits.js";
+//
+// Two idle times: a session that never started a run is closed after
+// `runlessIdleMs` (5 minutes by default), one that did after `idleMs`
+// (--run-idle-ms). And a full store makes room rather than lock newcomers
+// out: one local client that opened --max-sessions sessions and left them
+// idle would otherwise get every other client a 503 for half an hour. At the
+// cap, the longest-idle session that holds no active run (and no request in
+// flight) is closed as an idle one is, for the new one; only when every
+// session holds a run or a request is a new one refused.
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from "../limits.js";
+import type { SessionRuns } from "../mcp/factory-types.js";
 import type { Session } from "../session.js";
 
-export type EndReason = "deleted" | "idle" | "closed" | "shutdown";
+/** Why a session ended; `evicted`: idle, and closed to make room at --max-sessions. */
+export type EndReason = "deleted" | "idle" | "evicted" | "closed" | "shutdown";
 
 /** One live session: what the store needs to know to close it. */
 export interface SessionEntry {
@@ -25,7 +36,11 @@ export interface SessionEntry {
 export interface SessionStoreOptions {
   /** Close a session after this long without activity. */
   idleMs: number;
-  /** Most sessions open at once (--max-sessions); `full()` says when a new one must be refused. */
+  /** A session that never started a run is closed after this long without activity (at most idleMs). */
+  runlessIdleMs?: number;
+  /** What the session's runs say (MCP factory's sessionRuns); without it every session counts as holding a run. */
+  runs?: (session: Session) => SessionRuns;
+  /** Most sessions open at once (--max-sessions); `makeRoom()` says when a new one must be refused. */
   maxSessions?: number;
   /**
    * A session added as awaiting its client (an `initialize` nobody followed
@@ -54,6 +69,8 @@ interface Slot {
 export class SessionStore {
   readonly #slots = new Map<string, Slot>();
   readonly #idleMs: number;
+  readonly #runlessIdleMs: number;
+  readonly #runs: (session: Session) => SessionRuns;
   readonly #maxSessions: number;
   readonly #initGraceMs: number;
   readonly #now: () => number;
@@ -63,6 +80,8 @@ export class SessionStore {
 
   constructor(options: SessionStoreOptions) {
     this.#idleMs = options.idleMs;
+    this.#runlessIdleMs = Math.min(options.runlessIdleMs ?? DEFAULT_SESSION_IDLE_MS, options.idleMs);
+    this.#runs = options.runs ?? (() => ({ active: true, started: true }));
     this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     this.#initGraceMs = options.initGraceMs ?? DEFAULT_INIT_GRACE_MS;
     this.#now = options.now ?? Date.now;
@@ -70,7 +89,7 @@ export class SessionStore {
     // Sweeping at a fraction of idleMs (and of the init grace) bounds how
     // late a reap can be without a timer per session; unref so the store
     // never holds the process open.
-    const every = Math.max(5, Math.min(options.idleMs / 4, this.#initGraceMs / 2, 30_000));
+    const every = Math.max(5, Math.min(this.#runlessIdleMs / 4, this.#initGraceMs / 2, 30_000));
     this.#sweeper = setInterval(() => void this.sweep(), every).unref();
   }
 
@@ -82,9 +101,25 @@ export class SessionStore {
     return this.#slots.has(id);
   }
 
-  /** Whether the store holds --max-sessions sessions: a new one must be refused (503). */
-  full(): boolean {
-    return this.#slots.size >= this.#maxSessions;
+  /**
+   * Room for one more session: true when under --max-sessions, or after
+   * closing the longest-idle session that holds no active run and no request
+   * in flight (reason `evicted`); false (answer 503) when every session holds
+   * one. The choice is made synchronously, so concurrent callers never pick
+   * the same session.
+   */
+  makeRoom(): boolean {
+    if (this.#slots.size < this.#maxSessions) return true;
+    let oldest: [string, Slot] | undefined;
+    for (const entry of this.#slots) {
+      const slot = entry[1];
+      if (slot.holds > 0 || (oldest && oldest[1].lastActive <= slot.lastActive)) continue;
+      if (this.#runs(slot.entry.session).active) continue;
+      oldest = entry;
+    }
+    if (!oldest) return false;
+    void this.end(oldest[0], "evicted");
+    return true;
   }
 
   /** Seconds a refused client should wait: by then unconfirmed sessions have been reaped. */
@@ -145,13 +180,22 @@ export class SessionStore {
     }
   }
 
-  /** Close every session idle for idleMs or longer, and every unconfirmed one older than initGraceMs. */
+  /**
+   * Close every session idle for idleMs or longer, every one that never
+   * started a run idle for runlessIdleMs, and every unconfirmed one older
+   * than initGraceMs.
+   */
   async sweep(): Promise<void> {
     const now = this.#now();
     const cutoff = now - this.#idleMs;
+    const runlessCutoff = now - this.#runlessIdleMs;
     const graceCutoff = now - this.#initGraceMs;
     const idle = [...this.#slots]
-      .filter(([, slot]) => slot.holds === 0 && (slot.lastActive <= cutoff || (!slot.confirmed && slot.lastActive <= graceCutoff)))
+      .filter(([, slot]) => {
+        if (slot.holds > 0) return false;
+        if (slot.lastActive <= cutoff || (!slot.confirmed && slot.lastActive <= graceCutoff)) return true;
+        return slot.lastActive <= runlessCutoff && !this.#runs(slot.entry.session).started;
+      })
       .map(([id]) => id);
     await Promise.allSettled(idle.map((id) => this.end(id, "idle")));
   }

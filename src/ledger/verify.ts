@@ -11,7 +11,10 @@
 //
 //   signed      closed by a signed record, every signature valid
 //   unsigned    closed, no signature: intact, but the last record is not protected
-//   open        no closing record: intact up to the last checkpoint (if any)
+//   open        no closing record: intact up to the last checkpoint (if any);
+//               an empty file too (no records yet: Stepgate creates a file
+//               with its first record, but a power loss before the data
+//               reached the disk can leave the name without it)
 //   tampered    a record does not follow (or a signed file lost its signatures)
 //   signature   a signature is invalid
 //   wrong-key   intact and signed, but not by the key given with --key
@@ -36,6 +39,7 @@ export function verdictPasses(verdict: Verdict, keyGiven: boolean): boolean {
 }
 
 export function verifyLedger(text: string, key?: KeyObject): Verdict {
+  if (text === "") return { status: "open", records: 0, checkpoint: null, key: null };
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
   if (lines.length === 0) return { status: "unreadable", reason: "the file holds no records" };
@@ -102,6 +106,7 @@ export function describeVerdict(verdict: Verdict, keyGiven = false): string {
     case "unsigned":
       return `intact, unsigned: the last record is not protected, ${verdict.records} records${keyGiven ? " (a key was given, so this fails)" : ""}`;
     case "open":
+      if (verdict.records === 0) return "open, no records: the file is empty (the server stopped before the run's first record reached the disk)";
       return verdict.checkpoint === null
         ? `open: no closing record and no signed checkpoint, so nothing is protected (the run was in progress or the file was cut), ${verdict.records} records`
         : `intact up to the last checkpoint (record ${verdict.checkpoint}, signed by ${verdict.key}) but open: no closing record (the run was in progress or the file was cut), ${verdict.records} records`;

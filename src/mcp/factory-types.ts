@@ -12,7 +12,19 @@ export interface McpServerFactory {
   /**
    * The tools/list result every server of this factory answers, as JSON: the
    * same string until the catalog changes (--watch). A transport may answer
-   * tools/list from it without a server (src/http/fast-tools-list.ts).
+   * tools/list from it without a server (src/http/tools-list-cache.ts).
    */
   toolsListResult?(): string;
+  /**
+   * What a session's runs say about closing it: whether it holds a run that
+   * has not ended, and whether it ever started one. The HTTP session store
+   * reads it to choose whom to close at --max-sessions and how long a
+   * session may idle (src/http/sessions.ts).
+   */
+  sessionRuns?(session: Session): SessionRuns;
+}
+
+export interface SessionRuns {
+  active: boolean;
+  started: boolean;
 }

@@ -78,6 +78,9 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
     toolsListResult() {
       return toolsListResultJson(options.stepfiles);
     },
+    sessionRuns(session: Session) {
+      return { active: options.registry.hasActiveRun(session), started: options.registry.hasStartedRun(session) };
+    },
     endSession(session: Session) {
       servers.get(session.id)?.stopListening();
       servers.delete(session.id);

@@ -11,6 +11,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { privateFileProblem } from "../private-file.js";
 
 export class TokenStoreError extends Error {
   override name = "TokenStoreError";
@@ -59,8 +60,8 @@ export class TokenStore {
       store.writeNow();
       return store;
     }
-    if (!stat.isFile()) throw new TokenStoreError(`${path} is not a regular file`);
-    if ((stat.mode & 0o077) !== 0) throw new TokenStoreError(`${path} can be read or written by others (mode ${(stat.mode & 0o777).toString(8)}); run chmod 600 ${path}`);
+    const problem = privateFileProblem(path, stat);
+    if (problem !== undefined) throw new TokenStoreError(problem);
     let parsed: unknown;
     try {
       parsed = JSON.parse(readFileSync(path, "utf8"));

@@ -33,13 +33,14 @@ function commandsOf(doc: string): Command[] {
 const docs = ["README.md", ...readdirSync(join(REPO_ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
 const commands = docs.flatMap(commandsOf);
 
-/** Commands this file runs, from the repository root, through `sh -c`. */
-const RUN_HERE = /^node bin\/stepgate\.js( |$)/;
+/** Commands this file runs, from the repository root, through `sh -c` (not those writing a token under $HOME). */
+const RUN_HERE = /^node bin\/stepgate\.js(?!.*--http-token-file)( |$)/;
 
 /** Commands another check runs as written, by the file that runs them. */
 const RUN_ELSEWHERE: Array<[RegExp, string]> = [
   [/^npm (ci|test|run build|run typecheck|run lint)$/, ".ci/run"],
   [/^(curl |SESSION=\$\(awk )/, "test/http/connect-doc.test.ts"],
+  [/^(mkdir -p "\$HOME\/\.config\/stepgate"|node bin\/stepgate\.js --http 8787 --http-token-file )/, "test/http/connect-doc.test.ts"],
 ];
 
 /** Commands no test can run, and why. */

@@ -145,3 +145,54 @@ describe("docs/connect.md", () => {
     expect(ledgerRecords().map((r) => r.type)).toContain("run_abandoned");
   });
 });
+
+describe("docs/connect.md, Requiring a token", () => {
+  const tokenCommands = blocks(section("Requiring a token"), "sh").flatMap(commands);
+
+  it("lists the commands this test runs, and the Claude Code one it cannot", () => {
+    expect(tokenCommands.map((c) => c.split(" ").slice(0, 2).join(" "))).toEqual(["mkdir -p", "node bin/stepgate.js", "claude mcp", "curl -sS"]);
+  });
+
+  it.skipIf(!hasCurl)("the server writes a new token and the curl command is served with it, as written ($HOME a temporary folder)", async () => {
+    const home = mkdtempSync(join(tmpdir(), "stepgate-connect-doc-home-"));
+    const env = { ...process.env, HOME: home };
+    const run = (script: string) =>
+      new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+        const child = spawn("sh", ["-c", script], { cwd: repoRoot, env });
+        let stdout = "";
+        child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+        child.once("error", reject);
+        child.once("close", (code) => resolve({ code, stdout }));
+      });
+    const [mkdir, start, , curl] = tokenCommands as [string, string, string, string];
+    expect((await run(mkdir)).code).toBe(0);
+    // The doc's port becomes a free one; its own process group, so stopping it stops stepgate too.
+    const child = spawn("sh", ["-c", start.replace(" --http 8787 ", " --http 0 ")], { cwd: repoRoot, env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    try {
+      const port = await new Promise<string>((resolve, reject) => {
+        child.stderr!.on("data", (d: Buffer) => {
+          stderr += d.toString("utf8");
+          const m = /listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(stderr);
+          if (m) resolve(m[1]!);
+        });
+        child.once("exit", () => reject(new Error(`exited: ${stderr}`)));
+      });
+      const tokenFile = join(home, ".config/stepgate/http-token");
+      const token = readFileSync(tokenFile, "utf8").trim();
+      expect(stderr).toContain(`wrote a new bearer token to ${tokenFile}`);
+      expect(stderr).not.toContain(token);
+      const served = await run(curl.replaceAll("127.0.0.1:8787", `127.0.0.1:${port}`));
+      expect(served.code).toBe(0);
+      expect((messagesOf(served.stdout)[0] as Reply).result).toMatchObject({ tools: expect.arrayContaining([expect.objectContaining({ name: "release-notes" })]) });
+      // The same command without its Authorization header is refused.
+      expect(curl).toMatch(/-H "authorization: Bearer \$\(cat "[^"]*"\)"/);
+      const without = await run(curl.replaceAll("127.0.0.1:8787", `127.0.0.1:${port}`).replace(/-H "authorization: Bearer \$\(cat "[^"]*"\)"\s*/, ""));
+      expect(without.code).not.toBe(0);
+      expect(without.stdout).toContain("Unauthorized");
+    } finally {
+      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

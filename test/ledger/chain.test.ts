@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { chainedLedgers, LedgerChain } from "../../src/ledger/chain.js";
 import { loadSigner } from "../../src/ledger/signing.js";
 import { memorySinks } from "../../src/ledger/sinks.js";
-import { verifyLedger } from "../../src/ledger/verify.js";
+import { describeVerdict, verifyLedger } from "../../src/ledger/verify.js";
 import { canonicalJson, sha256 } from "../../src/format/identity.js";
 
 function ledger(run = "r1") {
@@ -57,7 +57,12 @@ describe("the ledger chain", () => {
   it("refuses a ledger that does not start at seq 0, or is not JSON", () => {
     expect(verifyLedger(ledger().slice(1).join("\n"))).toMatchObject({ status: "tampered", seq: 1 });
     expect(verifyLedger("not json\n")).toMatchObject({ status: "tampered", line: 1 });
-    expect(verifyLedger("")).toMatchObject({ status: "unreadable" });
+  });
+
+  it("reads an empty file as open with no records (a name whose first record never reached the disk)", () => {
+    const verdict = verifyLedger("");
+    expect(verdict).toEqual({ status: "open", records: 0, checkpoint: null, key: null });
+    expect(describeVerdict(verdict)).toBe("open, no records: the file is empty (the server stopped before the run's first record reached the disk)");
   });
 });
 

@@ -1,10 +1,11 @@
-// tools/list in an initialized 2025-11-25 session is answered from cached
-// bytes before Hono and the SDK (src/http/fast-tools-list.ts). Two servers
-// over the same real factory: one with the fast path, one without (the
-// factory offered without toolsListResult). Every request is sent to both
-// over a raw socket and the bytes on the wire must be the same, apart from
-// the Date header and the session id each server minted. A counter on
-// toolsListResult proves which requests the fast path answered.
+// tools/list is answered from kept bytes inside the Hono chain, after every
+// guard (src/http/tools-list-cache.ts): in an initialized 2025-11-25 session
+// and over 2026-07-28. Two servers over the same real factory: one with the
+// cache, one without (the factory offered without toolsListResult). Every
+// request is sent to both over a raw socket and the bytes on the wire must be
+// the same, apart from the Date header and the session id each server
+// minted. Each server's tools/list handler counts the requests the SDK
+// answered, which proves which ones the cache did.
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,7 +31,9 @@ interface Side {
 let stepfiles: ServedStepfiles;
 let fast: Side;
 let sdk: Side;
-let fastAnswers = 0;
+let sdkMessages = 0;
+const MAX_BODY = 16_384;
+const oversized = (body: string) => body.replace(/^\{/, `{"pad":"${"x".repeat(MAX_BODY)}",`);
 
 /** One HTTP/1.1 exchange on a fresh connection; the response exactly as it came over the wire. */
 function exchange(port: number, head: string, body: string): Promise<string> {
@@ -80,9 +83,10 @@ async function both(body: string, headers: Record<string, string> = {}) {
     }
     return post(side.server.port, body, h);
   };
-  const before = fastAnswers;
+  const before = sdkMessages;
   const a = await send(fast);
-  const viaFast = fastAnswers > before;
+  // Answered without the SDK, and not refused by a guard.
+  const viaFast = sdkMessages === before && a.startsWith("HTTP/1.1 200 ");
   const b = await send(sdk);
   const normal = (text: string, side: Side) => text.replace(/\r\nDate: [^\r]+/, "\r\nDate: -").replaceAll(side.session, "<session>");
   return { fast: normal(a, fast), sdk: normal(b, sdk), viaFast };
@@ -92,17 +96,28 @@ beforeAll(async () => {
   stepfiles = new ServedStepfiles(await Promise.all(sources.map(async (source) => ({ source, loaded: await loadStepfileFile(source) }))));
   const registry = new RunRegistry({ limits: DEFAULT_LIMITS, ledger: chainedLedgers(memorySinks()), newRunId: () => "r", openToolbox: () => Promise.reject(new Error("no toolbox")) }, 60_000);
   const factory = createServerFactory({ stepfiles, registry, version: "0.0.0", approvalTimeoutMs: 60_000, authoring: { catalog: () => [], grants: { credentials: [], settings: [] }, env: {}, requests: { userAgent: "t", timeoutMs: 1000, maxBytes: 1000 } } });
+  // Every message that reaches an SDK server of the cached side is counted as its transport hands it over.
   const counted: McpServerFactory = {
-    create: (s) => factory.create(s),
-    endSession: (s) => factory.endSession(s),
-    toolsListResult: () => {
-      fastAnswers += 1;
-      return factory.toolsListResult!();
+    create: (s) => {
+      const server = factory.create(s);
+      const connect = server.connect.bind(server);
+      server.connect = async (transport) => {
+        await connect(transport);
+        const deliver = transport.onmessage;
+        transport.onmessage = (message, extra) => {
+          sdkMessages += 1;
+          deliver?.(message, extra);
+        };
+      };
+      return server;
     },
+    endSession: (s) => factory.endSession(s),
+    toolsListResult: () => factory.toolsListResult!(),
   };
   const plain: McpServerFactory = { create: (s) => factory.create(s), endSession: (s) => factory.endSession(s) };
-  fast = await open(await startHttpServer({ port: 0, factory: counted, idleMs: 60_000 }));
-  sdk = await open(await startHttpServer({ port: 0, factory: plain, idleMs: 60_000 }));
+  // A small body limit, so a tools/list over it is quick to send.
+  fast = await open(await startHttpServer({ port: 0, factory: counted, idleMs: 60_000, maxBodyBytes: MAX_BODY }));
+  sdk = await open(await startHttpServer({ port: 0, factory: plain, idleMs: 60_000, maxBodyBytes: MAX_BODY }));
 });
 
 afterAll(async () => {
@@ -110,7 +125,7 @@ afterAll(async () => {
   await sdk?.server.close();
 });
 
-describe("the tools/list fast path", () => {
+describe("tools/list from kept bytes in a 2025-11-25 session", () => {
   it.each([
     ["a numeric id", '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}'],
     ["no params", '{"jsonrpc":"2.0","id":3,"method":"tools/list"}'],
@@ -134,6 +149,7 @@ describe("the tools/list fast path", () => {
     ["another method", '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nope"}}', {}],
     ["invalid JSON", '{"jsonrpc":"2.0","id":4,"method":"tools/list"', {}],
     ["a body nested too deep", `{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"x":${"[".repeat(70)}${"]".repeat(70)}}}`, {}],
+    ["a body over the limit", oversized('{"jsonrpc":"2.0","id":4,"method":"tools/list"}'), {}],
     ["a foreign Host", '{"jsonrpc":"2.0","id":4,"method":"tools/list"}', { Host: "evil.example:{port}" }],
     ["a foreign Origin", '{"jsonrpc":"2.0","id":4,"method":"tools/list"}', { Origin: "http://evil.example" }],
     ["Accept without event streams", '{"jsonrpc":"2.0","id":4,"method":"tools/list"}', { Accept: "application/json" }],
@@ -152,13 +168,75 @@ describe("the tools/list fast path", () => {
     expect(r.viaFast).toBe(true);
     expect(r.fast).toBe(r.sdk);
   });
+});
 
-  it("serves the new list after a --watch reload, still with the SDK's bytes", async () => {
-    const reloaded = await loadStepfileFile(join(fixtures, "approve-mechanical.stepfile.yaml"));
-    expect(stepfiles.replace(sources[1]!, reloaded)).toBeUndefined();
-    const r = await both('{"jsonrpc":"2.0","id":9,"method":"tools/list"}');
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+/** A 2026-07-28 request: no session, the revision and method in headers. */
+const MODERN = { "Mcp-Session-Id": "", "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list" };
+const list2026 = (id: unknown, params: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: { _meta: ENVELOPE, ...params }, ...extra });
+
+describe("tools/list from kept bytes over 2026-07-28", () => {
+  it("sends the first one of a catalog version to the SDK and keeps its answer", async () => {
+    const r = await both(list2026(1), MODERN);
+    expect(r.viaFast).toBe(false);
+    expect(r.fast).toBe(r.sdk);
+    expect(r.fast).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-type: application\/json\r\n[\s\S]*\r\n\r\n[0-9a-f]+\r\n\{"result":\{"tools":\[\{"name":"greet"/);
+  });
+
+  it.each([
+    ["a numeric id", list2026(2)],
+    ["a string id with escapes and non-ASCII", list2026('a"b\u2028ü')],
+    ["a negative id", list2026(-7)],
+    ["id 0", list2026(0)],
+    ["another client's name and capabilities", JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: { ...ENVELOPE, "io.modelcontextprotocol/clientInfo": { name: "other", version: "9" }, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } } } })],
+  ])("answers %s with the SDK's bytes", async (_, body) => {
+    const r = await both(body, MODERN);
     expect(r.viaFast).toBe(true);
     expect(r.fast).toBe(r.sdk);
-    expect(r.fast).toContain(`"name":"${reloaded.doc.id}"`);
+  });
+
+  it.each([
+    ["a cursor", list2026(4, { cursor: "x" }), {}],
+    ["another _meta key", list2026(4, { _meta: { ...ENVELOPE, progressToken: 1 } }), {}],
+    ["an extra member", list2026(4, {}, { x: 1 }), {}],
+    ["a fractional id", list2026(1.5), {}],
+    ["no Mcp-Method header", list2026(4), { "Mcp-Method": "" }],
+    ["a different Mcp-Method header", list2026(4), { "Mcp-Method": "tools/call" }],
+    ["no MCP-Protocol-Version header", list2026(4), { "MCP-Protocol-Version": "" }],
+    ["a header naming another revision", list2026(4), { "MCP-Protocol-Version": "2025-11-25" }],
+    ["an envelope without capabilities", list2026(4, { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" } } }), {}],
+    ["an unknown revision", list2026(4, { _meta: { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } }), { "MCP-Protocol-Version": "2099-01-01" }],
+    ["a foreign Host", list2026(4), { Host: "evil.example:{port}" }],
+    ["a foreign Origin", list2026(4), { Origin: "http://evil.example" }],
+    ["a text/plain body", list2026(4), { "Content-Type": "text/plain" }],
+    ["a body nested too deep", list2026(4, { x: JSON.parse(`${"[".repeat(70)}${"]".repeat(70)}`) as unknown }), {}],
+    ["a body over the limit", oversized(list2026(4)), {}],
+  ])("leaves %s to the normal path, which answers as it does without the cache", async (_, body, headers: Record<string, string>) => {
+    const r = await both(body, { ...MODERN, ...headers });
+    expect(r.viaFast).toBe(false);
+    expect(r.fast).toBe(r.sdk);
+  });
+});
+
+describe("after a --watch reload", () => {
+  it("serves the new list in both eras, still with the SDK's bytes", async () => {
+    const reloaded = await loadStepfileFile(join(fixtures, "approve-mechanical.stepfile.yaml"));
+    expect(stepfiles.replace(sources[1]!, reloaded)).toBeUndefined();
+    const legacy = await both('{"jsonrpc":"2.0","id":9,"method":"tools/list"}');
+    expect(legacy.viaFast).toBe(true);
+    expect(legacy.fast).toBe(legacy.sdk);
+    expect(legacy.fast).toContain(`"name":"${reloaded.doc.id}"`);
+    // The kept 2026 answer was of the old catalog: the first request goes to the SDK again, the next is kept bytes.
+    const first = await both(list2026(10), MODERN);
+    expect(first.viaFast).toBe(false);
+    const second = await both(list2026(11), MODERN);
+    expect(second.viaFast).toBe(true);
+    expect(second.fast).toBe(second.sdk);
+    expect(second.fast).toContain(`"name":"${reloaded.doc.id}"`);
   });
 });
