@@ -1,14 +1,15 @@
 // `stepgate --auth <stepfile | catalog name> <credential> [--client-id <id>]`:
 // finds the credential's MCP tool, runs the authorization in src/oauth, and
-// prints the environment variables to set. Without --token-store it writes
+// prints the environment variables to set (the refresh form, or, when the
+// server issues no refresh token, the access token as <NAME>_API_KEY). Without --token-store it writes
 // them nowhere: where secrets live is the operator's choice (an MCP client's
 // config, a secret manager), and a file Stepgate wrote would be one more
 // copy. With --token-store (the operator's choice of such a file) the
 // refresh token goes there instead of to stdout.
 import { AuthorizationFailed, StepgateError } from "../errors.js";
-import { addressGuard, userAgent, type EgressPolicy } from "../egress/index.js";
+import { addressGuard, credentialVariable, userAgent, type EgressPolicy } from "../egress/index.js";
 import { hostOf } from "../format/urls.js";
-import { authorize } from "../oauth/authorize.js";
+import { authorize, type Authorized } from "../oauth/authorize.js";
 import { TokenStore } from "../oauth/token-store.js";
 import { refreshVariables } from "../oauth/variables.js";
 import { fillSettings, readSettings } from "../tools/settings.js";
@@ -44,20 +45,27 @@ export async function runAuth(options: Options, io: AuthIo): Promise<number> {
       env: {},
       addresses: addressGuard({ allowPrivateHosts: options.allowPrivateHosts }),
     };
+    const waitMs = options.authWaitMs ?? AUTH_WAIT_MS;
     const granted = await authorize({
       credential,
       ...target,
       ...(options.clientId !== undefined ? { clientId: options.clientId } : {}),
       ...(clientSecret !== undefined ? { clientSecret } : {}),
+      ...(options.clientAuthMethod !== undefined ? { clientAuthMethod: options.clientAuthMethod } : {}),
+      ...(options.redirectPort !== undefined ? { redirectPort: options.redirectPort } : {}),
       policy,
-      waitMs: AUTH_WAIT_MS,
+      waitMs,
       showAuthorizationUrl(url, redirectUri) {
-        io.err(`Open this URL in a browser to authorize credential ${credential}; Stepgate waits ${AUTH_WAIT_MS / 60_000} minutes for the redirect to ${redirectUri}:`);
+        io.err(`Open this URL in a browser to authorize credential ${credential}; Stepgate waits ${waitForHumans(waitMs)} for the redirect to ${redirectUri}:`);
         io.out(url);
       },
     });
+    if (granted.refreshToken === undefined) {
+      offerAccessToken(credential, granted, store !== undefined, io);
+      return 0;
+    }
     if (store) {
-      await store.save(credential, target.tokenUrl, granted.clientId, granted.refreshToken);
+      await store.save(credential, target.tokenUrl, granted.clientId, granted.refreshToken, undefined, granted.clientAuthMethod);
       io.err(`Authorized. The refresh token is in ${store.path}; serve with --token-store ${store.path} and set these in Stepgate's environment:`);
     } else {
       io.err(`Authorized. Set these in Stepgate's environment (for example your MCP client's server configuration); Stepgate has not saved them anywhere:`);
@@ -66,12 +74,37 @@ export async function runAuth(options: Options, io: AuthIo): Promise<number> {
     io.out(`${vars.clientId}=${granted.clientId}`);
     // A secret given in the environment is already there; one the server just registered is new.
     if (granted.clientSecret !== undefined && granted.clientSecret !== clientSecret) io.out(`${vars.clientSecret}=${granted.clientSecret}`);
+    // Every refresh must send the secret the way the code exchange did: the way the client was registered.
+    if (granted.clientAuthMethod !== undefined) io.out(`${vars.clientAuthMethod}=${granted.clientAuthMethod}`);
     return 0;
   } catch (error) {
     const typed = error instanceof StepgateError ? error : new AuthorizationFailed((error as Error).message);
     io.err(`${typed.name}: ${typed.message.split("\n").join(" ")}`);
     return 1;
   }
+}
+
+/**
+ * Refresh tokens are optional (RFC 6749 section 5.1): without one, the
+ * access token is still good until it expires, so it is offered as the
+ * credential's <NAME>_API_KEY, which a run sends as it is and never
+ * refreshes. The token store keeps refresh tokens only, so it is printed
+ * even with --token-store.
+ */
+function offerAccessToken(credential: string, granted: Authorized, storeGiven: boolean, io: AuthIo): void {
+  const expiry =
+    granted.expiresIn === undefined
+      ? "the server did not say when it expires"
+      : `it expires at ${new Date(Date.now() + granted.expiresIn * 1000).toISOString().replace(/\.\d+Z$/, "Z")} (in ${waitForHumans(granted.expiresIn * 1000)})`;
+  const scope = granted.refreshScope === undefined ? "" : ` For a refresh token, add ${granted.refreshScope} to the scopes of credential ${credential} (the server lists it) and run --auth again.`;
+  io.err(`Authorized, but ${granted.issuer} issued no refresh token, so this access token will not be refreshed: ${expiry}; after that, run --auth again.${scope}`);
+  io.err(`Set this in Stepgate's environment${storeGiven ? " (the token store keeps refresh tokens only)" : ""}; Stepgate has not saved it anywhere:`);
+  io.out(`${credentialVariable(credential)}=${granted.accessToken}`);
+}
+
+/** 300000 ms as "5 minutes", 3600 s as "60 minutes", 90 s as "90 s". */
+function waitForHumans(ms: number): string {
+  return ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} s`;
 }
 
 function openStore(path: string): TokenStore {

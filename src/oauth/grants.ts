@@ -4,7 +4,7 @@ import type * as oauth from "oauth4webapi";
 import { envCredentials, type CredentialRef, type CredentialSource, type EgressPolicy } from "../egress/index.js";
 import { RefreshGrant } from "./grant.js";
 import type { TokenStore } from "./token-store.js";
-import { readRefreshForm, refreshVariables, type RefreshForm } from "./variables.js";
+import { readClientAuthMethod, readRefreshForm, refreshVariables, type RefreshForm } from "./variables.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -56,9 +56,11 @@ export class OAuthGrants {
     const key = JSON.stringify([name, new URL(tokenUrl).href, clientId, fromEnv?.refreshToken ?? null]);
     if (!this.startTokens.has(key)) this.startTokens.set(key, store.current(name, tokenUrl, clientId, fromEnv?.refreshToken));
     const stored = this.startTokens.get(key);
-    if (stored === undefined) return fromEnv;
+    // The environment's method wins; else the one --auth kept with the client in the store.
+    const clientAuthMethod = readClientAuthMethod(name, env) ?? store.clientAuthMethod(name, tokenUrl, clientId);
+    if (stored === undefined) return fromEnv && { ...fromEnv, ...(clientAuthMethod ? { clientAuthMethod } : {}) };
     const clientSecret = env[refreshVariables(name).clientSecret];
-    return { refreshToken: stored, clientId, ...(clientSecret ? { clientSecret } : {}) };
+    return { refreshToken: stored, clientId, ...(clientSecret ? { clientSecret } : {}), ...(clientAuthMethod ? { clientAuthMethod } : {}) };
   }
 
   grant(name: string, tokenUrl: string, form: RefreshForm, resource?: string): RefreshGrant {

@@ -11,6 +11,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { isSecretMethod, type SecretMethod } from "./variables.js";
 
 export class TokenStoreError extends Error {
   override name = "TokenStoreError";
@@ -21,6 +22,8 @@ interface Entry {
   token_url: string;
   client_id: string;
   refresh_token: string;
+  /** How a confidential client sends its secret, as it was registered (RFC 7591 section 2); absent for public clients. */
+  client_auth_method?: SecretMethod;
   /**
    * SHA-256 of the refresh token this chain of rotations started from (the
    * one in the environment, or the one --auth obtained). A different token
@@ -85,11 +88,21 @@ export class TokenStore {
     return undefined;
   }
 
-  /** Keeps `refreshToken`, which replaced `previous` (or started a chain, for --auth). Resolves once it is on disk. */
-  save(credential: string, tokenUrl: string, clientId: string, refreshToken: string, previous?: string): Promise<void> {
+  /** How the stored client sends its secret, when --auth recorded it. */
+  clientAuthMethod(credential: string, tokenUrl: string, clientId: string): SecretMethod | undefined {
+    return this.find(credential, tokenUrl, clientId)?.client_auth_method;
+  }
+
+  /**
+   * Keeps `refreshToken`, which replaced `previous` (or started a chain, for
+   * --auth, with the client's authentication method). A rotation keeps the
+   * method already stored. Resolves once it is on disk.
+   */
+  save(credential: string, tokenUrl: string, clientId: string, refreshToken: string, previous?: string, clientAuthMethod?: SecretMethod): Promise<void> {
     const existing = this.find(credential, tokenUrl, clientId);
     const origin = existing && previous !== undefined && (existing.refresh_token === previous || existing.origin === sha256(previous)) ? existing.origin : sha256(previous ?? refreshToken);
-    const entry: Entry = { credential, token_url: new URL(tokenUrl).href, client_id: clientId, refresh_token: refreshToken, origin };
+    const method = previous === undefined ? clientAuthMethod : (clientAuthMethod ?? existing?.client_auth_method);
+    const entry: Entry = { credential, token_url: new URL(tokenUrl).href, client_id: clientId, refresh_token: refreshToken, ...(method ? { client_auth_method: method } : {}), origin };
     this.entries = [...this.entries.filter((e) => e !== existing), entry];
     // Writes follow each other, so the last rotation is the one left on disk.
     const written = this.writing.then(() => this.writeNow());
@@ -122,5 +135,5 @@ export class TokenStore {
 
 function isEntry(value: unknown): value is Entry {
   const e = value as Record<string, unknown>;
-  return typeof e === "object" && e !== null && ["credential", "token_url", "client_id", "refresh_token", "origin"].every((k) => typeof e[k] === "string");
+  return typeof e === "object" && e !== null && ["credential", "token_url", "client_id", "refresh_token", "origin"].every((k) => typeof e[k] === "string") && (e.client_auth_method === undefined || isSecretMethod(e.client_auth_method));
 }

@@ -235,7 +235,8 @@ describe("interoperability with oidc-provider", { timeout: 180_000 }, () => {
     expect(text(started)).toContain("tool directory");
     expect(text(started)).toContain(w.tokenEndpoint);
     expect(w.tokenRequests).toEqual([]);
-    expect(w.mcp.received.filter((r) => r.method === "POST")).toEqual([]);
+    // Only discovery's unauthenticated probe (a ping, to read the 401's WWW-Authenticate) reached the MCP server: no credential, no MCP call.
+    expect(w.mcp.received.filter((r) => r.method === "POST").map((r) => [r.headers.authorization, (JSON.parse(r.body) as { method: string }).method])).toEqual([[undefined, "ping"]]);
     expect([text(started), s.stderr(), setup.ledger()].join("\n")).not.toContain("never-sent-refresh-token");
   });
 
