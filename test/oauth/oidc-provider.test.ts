@@ -188,6 +188,23 @@ describe("interoperability with oidc-provider", { timeout: 180_000 }, () => {
     expect([s.stderr(), setup.ledger()].join("\n")).not.toContain(secret);
   });
 
+  it("offers the access token as SUPPLIERS_API_KEY when no refresh token comes, naming offline_access because the server lists it", async () => {
+    // A client not allowed the refresh_token grant gets no refresh token.
+    const w = await world_({ clients: [{ client_id: "stepgate-no-refresh", token_endpoint_auth_method: "none", application_type: "native", redirect_uris: ["http://127.0.0.1/callback"], grant_types: ["authorization_code"], response_types: ["code"] }] });
+    const setup = writeStepfile(w, [MCP_SCOPE]);
+    const auth = await authorize(setup, ["--client-id", "stepgate-no-refresh"]);
+    expect(auth.code, auth.stderr).toBe(0);
+    expect(Object.keys(auth.vars)).toEqual(["SUPPLIERS_API_KEY"]);
+    expect(auth.stderr).toContain("For a refresh token, add offline_access to the scopes of credential suppliers (the server lists it) and run --auth again.");
+    expect(auth.stderr).toMatch(/it expires at \S+ \(in 60 minutes\)/);
+    expect(auth.stderr).not.toContain(auth.vars.SUPPLIERS_API_KEY);
+    const s = await serve(setup, auth.vars);
+    const replies = await runLookups(s, 1);
+    expect(refreshes(w)).toEqual([]);
+    expect(w.refusals).toEqual([]);
+    expectNoTokens([JSON.stringify(replies), s.stderr(), setup.ledger()].join("\n"));
+  });
+
   it("reuses short-lived tokens across calls instead of refreshing before each one", async () => {
     const w = await world_({ accessTokenTtlS: 60 });
     const setup = writeStepfile(w, [MCP_SCOPE]);
