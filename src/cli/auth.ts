@@ -61,7 +61,7 @@ export async function runAuth(options: Options, io: AuthIo): Promise<number> {
       },
     });
     if (granted.refreshToken === undefined) {
-      offerAccessToken(credential, granted, store !== undefined, io);
+      await offerAccessToken(credential, target.tokenUrl, granted, store, io);
       return 0;
     }
     if (store) {
@@ -88,17 +88,20 @@ export async function runAuth(options: Options, io: AuthIo): Promise<number> {
  * Refresh tokens are optional (RFC 6749 section 5.1): without one, the
  * access token is still good until it expires, so it is offered as the
  * credential's <NAME>_API_KEY, which a run sends as it is and never
- * refreshes. The token store keeps refresh tokens only, so it is printed
- * even with --token-store.
+ * refreshes; with --token-store it is written there instead, with its
+ * expiry, and runs served with the store use it.
  */
-function offerAccessToken(credential: string, granted: Authorized, storeGiven: boolean, io: AuthIo): void {
-  const expiry =
-    granted.expiresIn === undefined
-      ? "the server did not say when it expires"
-      : `it expires at ${new Date(Date.now() + granted.expiresIn * 1000).toISOString().replace(/\.\d+Z$/, "Z")} (in ${waitForHumans(granted.expiresIn * 1000)})`;
+async function offerAccessToken(credential: string, tokenUrl: string, granted: Authorized, store: TokenStore | undefined, io: AuthIo): Promise<void> {
+  const expiresAt = granted.expiresIn === undefined ? undefined : new Date(Math.floor(Date.now() / 1000 + granted.expiresIn) * 1000);
+  const expiry = expiresAt === undefined ? "the server did not say when it expires" : `it expires at ${expiresAt.toISOString().replace(/\.\d+Z$/, "Z")} (in ${waitForHumans(granted.expiresIn! * 1000)})`;
   const scope = granted.refreshScope === undefined ? "" : ` For a refresh token, add ${granted.refreshScope} to the scopes of credential ${credential} (the server lists it) and run --auth again.`;
   io.err(`Authorized, but ${granted.issuer} issued no refresh token, so this access token will not be refreshed: ${expiry}; after that, run --auth again.${scope}`);
-  io.err(`Set this in Stepgate's environment${storeGiven ? " (the token store keeps refresh tokens only)" : ""}; Stepgate has not saved it anywhere:`);
+  if (store) {
+    await store.saveAccess(credential, tokenUrl, granted.accessToken, expiresAt);
+    io.err(`The access token is in ${store.path}; serve with --token-store ${store.path} (and no ${credentialVariable(credential)} set) to use it.`);
+    return;
+  }
+  io.err(`Set this in Stepgate's environment; Stepgate has not saved it anywhere:`);
   io.out(`${credentialVariable(credential)}=${granted.accessToken}`);
 }
 

@@ -55,7 +55,8 @@ Limits and options:
   --auth-wait-ms <ms>         with --auth: how long to wait for the browser's redirect (default 300000)
   --token-store <file>        keep rotated oauth2 refresh tokens in this file (created 0600; refused if others can
                               read it), preferred over the environment at start; with --auth, the new refresh
-                              token is written there instead of printed
+                              token (or, without one, the access token and its expiry) is written there instead
+                              of printed
 
 Environment: credential <name> from <NAME>_API_KEY, or for an oauth2
 credential with a token_url from <NAME>_REFRESH_TOKEN and <NAME>_CLIENT_ID
@@ -65,8 +66,8 @@ credential with a token_url from <NAME>_REFRESH_TOKEN and <NAME>_CLIENT_ID
 --auth authorizes an MCP tool's oauth2 credential in a browser (it prints the
 URL and listens on 127.0.0.1 for the redirect), then prints the variables to
 set. A server that issues no refresh token gets its access token printed as
-<NAME>_API_KEY, with its expiry: it is not refreshed, so run --auth again
-when it expires. It writes nothing to disk unless given --token-store. Without a token
+<NAME>_API_KEY (or kept in the --token-store), with its expiry: it is not
+refreshed, so run --auth again when it expires. It writes nothing to disk unless given --token-store. Without a token
 store, a server that rotates refresh tokens spends the environment's token at
 the first refresh, so after a restart run --auth again (or use --token-store).
 

@@ -1,9 +1,9 @@
 // The refresh-token grants of one Stepgate process, shared by all its runs,
 // and the CredentialSource that plugs them into egress.
 import type * as oauth from "oauth4webapi";
-import { envCredentials, type CredentialRef, type CredentialSource, type EgressPolicy } from "../egress/index.js";
+import { credentialVariable, envCredentials, type CredentialRef, type CredentialSource, type EgressPolicy } from "../egress/index.js";
 import { RefreshGrant } from "./grant.js";
-import type { TokenStore } from "./token-store.js";
+import type { StoredAccess, TokenStore } from "./token-store.js";
 import { readClientAuthMethod, readRefreshForm, refreshVariables, type RefreshForm } from "./variables.js";
 
 type Env = Record<string, string | undefined>;
@@ -63,6 +63,15 @@ export class OAuthGrants {
     return { refreshToken: stored, clientId, ...(clientSecret ? { clientSecret } : {}), ...(clientAuthMethod ? { clientAuthMethod } : {}) };
   }
 
+  /**
+   * The access token --auth kept in the store for a credential whose server
+   * issued no refresh token (or when it expired), used when the environment
+   * gives neither <NAME>_API_KEY nor the refresh form.
+   */
+  storedAccess(name: string, tokenUrl: string | undefined): StoredAccess | undefined {
+    return tokenUrl === undefined ? undefined : this.options.store?.access(name, tokenUrl, this.now());
+  }
+
   grant(name: string, tokenUrl: string, form: RefreshForm, resource?: string): RefreshGrant {
     const url = new URL(tokenUrl);
     const key = JSON.stringify([url.href, form.clientId, form.refreshToken]);
@@ -106,7 +115,8 @@ export interface OAuthSourceOptions {
 
 /**
  * A run's credential source. A credential given in the refresh form is read
- * as its grant's access token; every other credential as <NAME>_API_KEY.
+ * as its grant's access token; every other credential as <NAME>_API_KEY, or,
+ * when that is unset, as the access token --auth kept in the token store.
  * When both forms are set, the refresh form wins: it is the one that still
  * works after an access token expires.
  */
@@ -122,7 +132,10 @@ export function oauthCredentials(options: OAuthSourceOptions): CredentialSource 
   return {
     async read(credential) {
       const grant = grantOf(credential);
-      if (!grant) return fallback.read(credential);
+      if (!grant) {
+        const stored = options.env[credentialVariable(credential.name)] ? undefined : options.grants.storedAccess(credential.name, options.tokenUrls.get(credential.name));
+        return stored && "token" in stored ? stored.token : fallback.read(credential);
+      }
       const token = await grant.accessToken(credential.name, options.policy);
       lastSent.set(credential.name, token);
       return token;

@@ -1,5 +1,6 @@
 // The opt-in token store (`--token-store <file>`): where rotated refresh
-// tokens are kept across restarts. Without it, a server that rotates refresh
+// tokens are kept across restarts, and the access token --auth got from a
+// server that issues no refresh token. Without it, a server that rotates refresh
 // tokens spends the one in the environment at the first refresh, and after a
 // restart Stepgate would present that spent token, which servers with replay
 // detection answer by revoking the whole grant.
@@ -33,22 +34,41 @@ interface Entry {
   origin: string;
 }
 
+/**
+ * An access token --auth obtained without a refresh token (RFC 6749 section
+ * 5.1 makes those optional): used as it is until it expires, never refreshed.
+ */
+interface AccessEntry {
+  credential: string;
+  token_url: string;
+  access_token: string;
+  /** When it expires (ISO 8601), when the server said. */
+  expires_at?: string;
+}
+
+/** A stored access token, or when the one stored expired. */
+export type StoredAccess = { token: string } | { expiredAt: string };
+
 interface StoreFile {
   stepgate_token_store: 1;
   grants: Entry[];
+  access_tokens?: AccessEntry[];
 }
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
 export class TokenStore {
   private entries: Entry[];
+  private accessTokens: AccessEntry[];
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly path: string,
     entries: Entry[],
+    accessTokens: AccessEntry[] = [],
   ) {
     this.entries = entries;
+    this.accessTokens = accessTokens;
   }
 
   /** Opens the store, creating an empty one (0600) when the file does not exist. Throws TokenStoreError with a one-line reason. */
@@ -71,8 +91,9 @@ export class TokenStore {
       throw new TokenStoreError(`${path} is not a Stepgate token store: ${(error as Error).message.split("\n")[0]}`);
     }
     const file = parsed as Partial<StoreFile>;
-    if (file.stepgate_token_store !== 1 || !Array.isArray(file.grants) || !file.grants.every(isEntry)) throw new TokenStoreError(`${path} is not a Stepgate token store`);
-    return new TokenStore(path, file.grants);
+    const accessOk = file.access_tokens === undefined || (Array.isArray(file.access_tokens) && file.access_tokens.every(isAccessEntry));
+    if (file.stepgate_token_store !== 1 || !Array.isArray(file.grants) || !file.grants.every(isEntry) || !accessOk) throw new TokenStoreError(`${path} is not a Stepgate token store`);
+    return new TokenStore(path, file.grants, file.access_tokens ?? []);
   }
 
   /**
@@ -104,10 +125,31 @@ export class TokenStore {
     const method = previous === undefined ? clientAuthMethod : (clientAuthMethod ?? existing?.client_auth_method);
     const entry: Entry = { credential, token_url: new URL(tokenUrl).href, client_id: clientId, refresh_token: refreshToken, ...(method ? { client_auth_method: method } : {}), origin };
     this.entries = [...this.entries.filter((e) => e !== existing), entry];
-    // Writes follow each other, so the last rotation is the one left on disk.
+    return this.write();
+  }
+
+  /** Writes follow each other, so the last change is the one left on disk. */
+  private write(): Promise<void> {
     const written = this.writing.then(() => this.writeNow());
     this.writing = written.catch(() => undefined);
     return written;
+  }
+
+  /** Keeps the access token --auth obtained without a refresh token, replacing an earlier one for the credential. Resolves once it is on disk. */
+  saveAccess(credential: string, tokenUrl: string, accessToken: string, expiresAt?: Date): Promise<void> {
+    const url = new URL(tokenUrl).href;
+    const entry: AccessEntry = { credential, token_url: url, access_token: accessToken, ...(expiresAt ? { expires_at: expiresAt.toISOString() } : {}) };
+    this.accessTokens = [...this.accessTokens.filter((e) => !(e.credential === credential && e.token_url === url)), entry];
+    return this.write();
+  }
+
+  /** The stored access token of a credential while it is valid at `now`, or when it expired; undefined when none is stored. */
+  access(credential: string, tokenUrl: string, now: number): StoredAccess | undefined {
+    const url = new URL(tokenUrl).href;
+    const entry = this.accessTokens.find((e) => e.credential === credential && e.token_url === url);
+    if (!entry) return undefined;
+    if (entry.expires_at !== undefined && Date.parse(entry.expires_at) <= now) return { expiredAt: entry.expires_at };
+    return { token: entry.access_token };
   }
 
   private find(credential: string, tokenUrl: string, clientId: string): Entry | undefined {
@@ -116,7 +158,7 @@ export class TokenStore {
   }
 
   private writeNow(): void {
-    const file: StoreFile = { stepgate_token_store: 1, grants: this.entries };
+    const file: StoreFile = { stepgate_token_store: 1, grants: this.entries, ...(this.accessTokens.length > 0 ? { access_tokens: this.accessTokens } : {}) };
     const temporary = join(dirname(this.path), `.${randomBytes(6).toString("hex")}.tmp`);
     try {
       const fd = openSync(temporary, "wx", 0o600);
@@ -136,4 +178,9 @@ export class TokenStore {
 function isEntry(value: unknown): value is Entry {
   const e = value as Record<string, unknown>;
   return typeof e === "object" && e !== null && ["credential", "token_url", "client_id", "refresh_token", "origin"].every((k) => typeof e[k] === "string") && (e.client_auth_method === undefined || isSecretMethod(e.client_auth_method));
+}
+
+function isAccessEntry(value: unknown): value is AccessEntry {
+  const e = value as Record<string, unknown>;
+  return typeof e === "object" && e !== null && ["credential", "token_url", "access_token"].every((k) => typeof e[k] === "string") && (e.expires_at === undefined || (typeof e.expires_at === "string" && !Number.isNaN(Date.parse(e.expires_at))));
 }

@@ -4,7 +4,7 @@
 // serving over stdio with what it printed.
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SpawnedStepgate } from "../support/stepgate.js";
 import { expectNone, runAuth, runLookups, serveSuppliers, startSuppliers, structured, text, type AuthResult } from "./auth-driver.js";
@@ -178,6 +178,39 @@ describe("interoperability with the TypeScript MCP SDK's demo authorization serv
     expect(w.tokenRequests).toHaveLength(tokenRequests);
     expect(w.mcpReceived.filter((r) => r.method === "POST" && r.authorization).length).toBeGreaterThanOrEqual(3);
     expectNone([JSON.stringify(replies), s.stderr(), setup.ledger()].join("\n"), w.secrets());
+  });
+
+  it("without a refresh token and with --token-store, keeps the access token and its expiry in the store, where runs find it until it expires", async () => {
+    const w = await world_();
+    const setup = stepfile(w);
+    const store = join(setup.dir, "tokens.json");
+    const auth = await authorize(setup, ["--token-store", store]);
+    expect(auth.code, auth.stderr).toBe(0);
+    // Nothing secret on stdout: the URL only.
+    expect(auth.vars).toEqual({});
+    expect(auth.stderr).toContain(`The access token is in ${store}; serve with --token-store ${store} (and no SUPPLIERS_API_KEY set) to use it.`);
+    const kept = JSON.parse(readFileSync(store, "utf8")) as { access_tokens: { credential: string; token_url: string; access_token: string; expires_at: string }[] };
+    expect(kept.access_tokens).toEqual([{ credential: "suppliers", token_url: w.tokenEndpoint, access_token: expect.any(String), expires_at: expect.stringMatching(/Z$/) }]);
+    expect(Date.parse(kept.access_tokens[0]!.expires_at) - Date.now()).toBeGreaterThan(3_500_000);
+    expectNone(auth.stdout + auth.stderr, w.secrets());
+
+    const s = await serve(setup, {}, ["--token-store", store]);
+    await runLookups(s, 1);
+    expectNone([s.stderr(), setup.ledger()].join("\n"), w.secrets());
+    await s.close();
+    served = undefined;
+
+    // Once it has expired, preflight says so instead of sending it.
+    kept.access_tokens[0]!.expires_at = new Date(Date.now() - 60_000).toISOString();
+    writeFileSync(store, JSON.stringify(kept));
+    const sent = w.mcpReceived.filter((r) => r.authorization).length;
+    const later = await serve(setup, {}, ["--token-store", store]);
+    const started = await startSuppliers(later);
+    expect(structured(started)).toMatchObject({ state: "failed", error: "PreflightFailed" });
+    expect(text(started)).toContain(`credential suppliers: the access token stepgate --auth kept in the token store for it expired at ${kept.access_tokens[0]!.expires_at} and is not refreshed; run stepgate --auth again`);
+    // The expired token was never sent.
+    expect(w.mcpReceived.filter((r) => r.authorization)).toHaveLength(sent);
+    expectNone([text(started), later.stderr(), setup.ledger()].join("\n"), w.secrets());
   });
 
   it("times out with a clear message when the browser lands on the server's error page instead of coming back", async () => {
