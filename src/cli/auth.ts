@@ -37,6 +37,8 @@ export async function runAuth(options: Options, io: AuthIo): Promise<number> {
     const store = options.tokenStore === undefined ? undefined : openStore(options.tokenStore);
     const vars = refreshVariables(credential);
     const clientSecret = options.clientId !== undefined ? io.env[vars.clientSecret] || undefined : undefined;
+    // A method for a client without a secret would be silently ignored.
+    if (options.clientAuthMethod !== undefined && clientSecret === undefined) throw new AuthorizationFailed(`--client-auth-method ${options.clientAuthMethod} is for a confidential client: set ${vars.clientSecret} to its secret`);
     const policy: EgressPolicy = {
       allowedHosts: new Set([hostOf(target.mcpUrl)!]),
       userAgent: userAgent(io.version, options.contact),

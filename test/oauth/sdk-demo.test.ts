@@ -63,10 +63,12 @@ describe("interoperability with the TypeScript MCP SDK's demo authorization serv
       { method: "POST", path: "/mcp", authorization: false },
       { method: "GET", path: "/meta/suppliers-resource", authorization: false },
     ]);
-    expect(w.mcpReceived.some((r) => r.path.startsWith("/.well-known"))).toBe(false);
 
     const s = await serve(setup, auth.vars);
     const replies = await runLookups(s, 2);
+    // The run's preflight found it the same way: no well-known URL was ever asked for.
+    expect(w.mcpReceived.filter((r) => r.path === "/meta/suppliers-resource")).toHaveLength(2);
+    expect(w.mcpReceived.some((r) => r.path.startsWith("/.well-known"))).toBe(false);
     expect(refreshes(w).map((r) => r.status)).toEqual([200]);
     expect(refreshes(w)[0]!.resource).toBe(w.mcpUrl);
     expectNone([JSON.stringify(replies), s.stderr(), setup.ledger(), auth.stderr].join("\n"), w.secrets());
@@ -110,6 +112,16 @@ describe("interoperability with the TypeScript MCP SDK's demo authorization serv
     // The server's own words reach the message, quoted; no secret does.
     expect(text(started)).toContain('the server answered "invalid_request"');
     expectNone([text(started), again.stderr(), setup.ledger()].join("\n"), w.secrets());
+    await again.close();
+    served = undefined;
+
+    // A method that is not one of the two is refused at preflight, before any token request.
+    const requests = w.tokenRequests.length;
+    const wrong = await serve(setup, { ...auth.vars, SUPPLIERS_CLIENT_AUTH_METHOD: "private_key_jwt" });
+    const refused = await startSuppliers(wrong);
+    expect(structured(refused)).toMatchObject({ state: "failed", error: "PreflightFailed" });
+    expect(text(refused)).toContain('credential suppliers: SUPPLIERS_CLIENT_AUTH_METHOD is "private_key_jwt"; expected client_secret_basic or client_secret_post');
+    expect(w.tokenRequests).toHaveLength(requests);
   });
 
   it("with --token-store, keeps the registered method with the client in the store", async () => {
