@@ -16,7 +16,7 @@ import * as oauth from "oauth4webapi";
 import { AuthorizationFailed } from "../errors.js";
 import type { EgressPolicy } from "../egress/index.js";
 import { viaEgress } from "./http.js";
-import { quote } from "../quote.js";
+import { capText, quote } from "../quote.js";
 
 export interface AuthorizationMetadata {
   /** The MCP server's URL, as the resource metadata confirmed it. */
@@ -53,28 +53,30 @@ async function readResourceMetadata(resourceUrl: URL, policy: EgressPolicy, trie
   const probe = await fetchVia(resourceUrl.href, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json" }, body: PROBE, redirect: "manual" });
   await probe.body?.cancel();
   const named = probe.status === 401 ? extractWWWAuthenticateParams(probe).resourceMetadataUrl : undefined;
-  tried.push(`POST ${resourceUrl.href} answered ${probe.status}${named ? ` naming resource_metadata ${named.href}` : ""}`);
+  // The server's URL is its text: capped wherever it is shown.
+  tried.push(`POST ${resourceUrl.href} answered ${probe.status}${named ? ` naming resource_metadata ${capText(named.href)}` : ""}`);
   const root = new URL("/", resourceUrl);
-  const candidates = [...(named ? [named] : []), new URL(`/.well-known/oauth-protected-resource${resourceUrl.pathname === "/" ? "" : resourceUrl.pathname}`, resourceUrl.origin), root.pathname === resourceUrl.pathname ? undefined : new URL("/.well-known/oauth-protected-resource", resourceUrl.origin)];
+  const pathInserted = new URL(`/.well-known/oauth-protected-resource${resourceUrl.pathname === "/" ? "" : resourceUrl.pathname}`, resourceUrl.origin);
+  const candidates = [...(named ? [named] : []), pathInserted, root.pathname === resourceUrl.pathname ? undefined : new URL("/.well-known/oauth-protected-resource", resourceUrl.origin)];
   for (const url of candidates) {
-    if (url === undefined || tried.some((t) => t.startsWith(`${url.href} `))) continue;
+    if (url === undefined || tried.some((t) => t.startsWith(`${capText(url.href)} `))) continue;
     if (url.host !== resourceUrl.host) {
-      tried.push(`${url.href} not read: Stepgate reads a server's metadata only on its own host`);
+      tried.push(`${capText(url.href)} not read: Stepgate reads a server's metadata only on its own host`);
       continue;
     }
     const response = await fetchVia(url.href, { method: "GET", headers: { accept: "application/json" }, redirect: "manual" });
     if (!response.ok) {
       await response.body?.cancel();
-      tried.push(`${url.href} answered ${response.status}`);
+      tried.push(`${capText(url.href)} answered ${response.status}`);
       continue;
     }
     // The document may name the MCP URL itself or, outside the path-inserted URL, the server's origin; anything else describes another resource.
-    const document = ((await response.clone().json().catch(() => ({}))) as { resource?: unknown }).resource;
+    const document = url.href === pathInserted.href ? undefined : ((await response.clone().json().catch(() => ({}))) as { resource?: unknown }).resource;
     const expected = typeof document === "string" && URL.canParse(document) && [resourceUrl.href, root.href].includes(new URL(document).href) ? new URL(document) : resourceUrl;
     try {
       return await oauth.processResourceDiscoveryResponse(expected, response);
     } catch (error) {
-      tried.push(`${url.href} answered ${response.status} but ${(error as Error).message}`);
+      tried.push(`${capText(url.href)} answered ${response.status} but ${(error as Error).message}`);
       throw error;
     }
   }
