@@ -21,7 +21,7 @@ import { DemoInMemoryAuthProvider, DemoInMemoryClientsStore } from "@modelcontex
 import { createOAuthMetadata, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import { metadataHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/metadata.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
-import { InvalidGrantError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { InvalidClientMetadataError, InvalidGrantError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -38,6 +38,8 @@ export interface SdkWorldOptions {
   confidential?: boolean;
   /** List client_secret_basic in the metadata beside client_secret_post (the SDK enforces post). */
   listBasic?: boolean;
+  /** Refuse every registration with invalid_client_metadata and this description, as a server with a registration policy does. */
+  refuseRegistration?: string;
   /** Clients registered beforehand (for --client-id). */
   clients?: OAuthClientInformationFull[];
   /** The path of the resource metadata the 401s name; `servedAt` another path serves it (default: the same). */
@@ -124,8 +126,19 @@ class ConfidentialClientsStore extends DemoInMemoryClientsStore {
   }
 }
 
+/** Refuses every registration (pre-registered clients are added past it). */
+class RefusingClientsStore extends DemoInMemoryClientsStore {
+  constructor(private readonly reason: string) {
+    super();
+  }
+  override async registerClient(client: OAuthClientInformationFull): Promise<OAuthClientInformationFull> {
+    if (client.client_name === "Stepgate") throw new InvalidClientMetadataError(this.reason);
+    return super.registerClient(client);
+  }
+}
+
 export async function startSdkWorld(options: SdkWorldOptions = {}): Promise<SdkWorld> {
-  const store = options.confidential ? new ConfidentialClientsStore() : new DemoInMemoryClientsStore();
+  const store = options.refuseRegistration !== undefined ? new RefusingClientsStore(options.refuseRegistration) : options.confidential ? new ConfidentialClientsStore() : new DemoInMemoryClientsStore();
   for (const client of options.clients ?? []) await store.registerClient(client);
   const provider = new SdkProvider(options.refresh ?? false, store);
   const asReceived: SdkWorld["asReceived"] = [];

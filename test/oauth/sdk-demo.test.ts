@@ -86,6 +86,14 @@ describe("interoperability with the TypeScript MCP SDK's demo authorization serv
     expect(auth.url).toBeUndefined();
   });
 
+  it("passes a refused registration's error and error_description through", async () => {
+    const w = await world_({ refuseRegistration: "native clients must be approved by an administrator first" });
+    const auth = await authorize(stepfile(w));
+    expect(auth.code).toBe(1);
+    expect(auth.stderr.trim()).toBe(`AuthorizationFailed: authorization failed: client registration at ${w.issuer}register failed: the server answered "invalid_client_metadata": "native clients must be approved by an administrator first"`);
+    expect(auth.url).toBeUndefined();
+  });
+
   it("keeps client_secret_post, the method the server registered, for the exchange and every refresh, though it lists basic too", async () => {
     const w = await world_({ refresh: true, confidential: true, listBasic: true });
     const setup = stepfile(w);
@@ -158,6 +166,15 @@ describe("interoperability with the TypeScript MCP SDK's demo authorization serv
     const refused = await authorize(setup, ["--client-id", "stepgate-fixed-port", "--client-auth-method", "client_secret_post"], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr.trim().split("\n").at(-1)).toBe('AuthorizationFailed: authorization failed: the authorization server redirected back with an error: the server answered "invalid_request": "Unregistered redirect_uri"');
+
+    // A port something else holds is said in one line, before any browser step.
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(port, "127.0.0.1", resolve));
+    const busy = await authorize(setup, ["--client-id", "stepgate-fixed-port", "--client-auth-method", "client_secret_post", "--redirect-port", String(port)], env);
+    await new Promise<void>((resolve) => holder.close(() => resolve()));
+    expect(busy.code).toBe(1);
+    expect(busy.url).toBeUndefined();
+    expect(busy.stderr.trim()).toBe(`AuthorizationFailed: authorization failed: cannot listen for the redirect on 127.0.0.1:${port} (--redirect-port): EADDRINUSE`);
 
     const auth = await authorize(setup, ["--client-id", "stepgate-fixed-port", "--client-auth-method", "client_secret_post", "--redirect-port", String(port)], env);
     expect(auth.code, auth.stderr).toBe(0);
