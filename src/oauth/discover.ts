@@ -11,7 +11,6 @@
 //   Connect discovery with path insertion, then OpenID Connect discovery
 //   appended to the issuer's path (where most OIDC servers mounted under a
 //   path answer).
-import { extractWWWAuthenticateParams } from "@modelcontextprotocol/client";
 import * as oauth from "oauth4webapi";
 import { AuthorizationFailed } from "../errors.js";
 import type { EgressPolicy } from "../egress/index.js";
@@ -52,7 +51,8 @@ async function readResourceMetadata(resourceUrl: URL, policy: EgressPolicy, trie
   const fetchVia = viaEgress(policy, [resourceUrl.host], `resource metadata of ${resourceUrl.host}`, resourceUrl)[oauth.customFetch];
   const probe = await fetchVia(resourceUrl.href, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json" }, body: PROBE, redirect: "manual" });
   await probe.body?.cancel();
-  const named = probe.status === 401 ? extractWWWAuthenticateParams(probe).resourceMetadataUrl : undefined;
+  // The MCP client's challenge parser, loaded here: a server started with --token-store loads this module at start, before any run needs the client.
+  const named = probe.status === 401 ? (await import("@modelcontextprotocol/client")).extractWWWAuthenticateParams(probe).resourceMetadataUrl : undefined;
   // The server's URL is its text: capped wherever it is shown.
   tried.push(`POST ${resourceUrl.href} answered ${probe.status}${named ? ` naming resource_metadata ${capText(named.href)}` : ""}`);
   const root = new URL("/", resourceUrl);
