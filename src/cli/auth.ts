@@ -1,14 +1,15 @@
 // `stepgate --auth <stepfile | catalog name> <credential> [--client-id <id>]`:
 // finds the credential's MCP tool, runs the authorization in src/oauth, and
-// prints the environment variables to set. Without --token-store it writes
+// prints the environment variables to set (the refresh form, or, when the
+// server issues no refresh token, the access token as <NAME>_API_KEY). Without --token-store it writes
 // them nowhere: where secrets live is the operator's choice (an MCP client's
 // config, a secret manager), and a file Stepgate wrote would be one more
 // copy. With --token-store (the operator's choice of such a file) the
 // refresh token goes there instead of to stdout.
 import { AuthorizationFailed, StepgateError } from "../errors.js";
-import { addressGuard, userAgent, type EgressPolicy } from "../egress/index.js";
+import { addressGuard, credentialVariable, userAgent, type EgressPolicy } from "../egress/index.js";
 import { hostOf } from "../format/urls.js";
-import { authorize } from "../oauth/authorize.js";
+import { authorize, type Authorized } from "../oauth/authorize.js";
 import { TokenStore } from "../oauth/token-store.js";
 import { refreshVariables } from "../oauth/variables.js";
 import { fillSettings, readSettings } from "../tools/settings.js";
@@ -36,6 +37,8 @@ export async function runAuth(options: Options, io: AuthIo): Promise<number> {
     const store = options.tokenStore === undefined ? undefined : openStore(options.tokenStore);
     const vars = refreshVariables(credential);
     const clientSecret = options.clientId !== undefined ? io.env[vars.clientSecret] || undefined : undefined;
+    // A method for a client without a secret would be silently ignored.
+    if (options.clientAuthMethod !== undefined && clientSecret === undefined) throw new AuthorizationFailed(`--client-auth-method ${options.clientAuthMethod} is for a confidential client: set ${vars.clientSecret} to its secret`);
     const policy: EgressPolicy = {
       allowedHosts: new Set([hostOf(target.mcpUrl)!]),
       userAgent: userAgent(io.version, options.contact),
@@ -44,20 +47,27 @@ export async function runAuth(options: Options, io: AuthIo): Promise<number> {
       env: {},
       addresses: addressGuard({ allowPrivateHosts: options.allowPrivateHosts }),
     };
+    const waitMs = options.authWaitMs ?? AUTH_WAIT_MS;
     const granted = await authorize({
       credential,
       ...target,
       ...(options.clientId !== undefined ? { clientId: options.clientId } : {}),
       ...(clientSecret !== undefined ? { clientSecret } : {}),
+      ...(options.clientAuthMethod !== undefined ? { clientAuthMethod: options.clientAuthMethod } : {}),
+      ...(options.redirectPort !== undefined ? { redirectPort: options.redirectPort } : {}),
       policy,
-      waitMs: AUTH_WAIT_MS,
+      waitMs,
       showAuthorizationUrl(url, redirectUri) {
-        io.err(`Open this URL in a browser to authorize credential ${credential}; Stepgate waits ${AUTH_WAIT_MS / 60_000} minutes for the redirect to ${redirectUri}:`);
+        io.err(`Open this URL in a browser to authorize credential ${credential}; Stepgate waits ${waitForHumans(waitMs)} for the redirect to ${redirectUri}:`);
         io.out(url);
       },
     });
+    if (granted.refreshToken === undefined) {
+      await offerAccessToken(credential, target.tokenUrl, granted, store, io);
+      return 0;
+    }
     if (store) {
-      await store.save(credential, target.tokenUrl, granted.clientId, granted.refreshToken);
+      await store.save(credential, target.tokenUrl, granted.clientId, granted.refreshToken, undefined, granted.clientAuthMethod);
       io.err(`Authorized. The refresh token is in ${store.path}; serve with --token-store ${store.path} and set these in Stepgate's environment:`);
     } else {
       io.err(`Authorized. Set these in Stepgate's environment (for example your MCP client's server configuration); Stepgate has not saved them anywhere:`);
@@ -66,12 +76,40 @@ export async function runAuth(options: Options, io: AuthIo): Promise<number> {
     io.out(`${vars.clientId}=${granted.clientId}`);
     // A secret given in the environment is already there; one the server just registered is new.
     if (granted.clientSecret !== undefined && granted.clientSecret !== clientSecret) io.out(`${vars.clientSecret}=${granted.clientSecret}`);
+    // Every refresh must send the secret the way the code exchange did: the way the client was registered.
+    if (granted.clientAuthMethod !== undefined) io.out(`${vars.clientAuthMethod}=${granted.clientAuthMethod}`);
     return 0;
   } catch (error) {
     const typed = error instanceof StepgateError ? error : new AuthorizationFailed((error as Error).message);
     io.err(`${typed.name}: ${typed.message.split("\n").join(" ")}`);
     return 1;
   }
+}
+
+/**
+ * Refresh tokens are optional (RFC 6749 section 5.1): without one, the
+ * access token is still good until it expires, so it is offered as the
+ * credential's <NAME>_API_KEY, which a run sends as it is and never
+ * refreshes; with --token-store it is written there instead, with its
+ * expiry, and runs served with the store use it.
+ */
+async function offerAccessToken(credential: string, tokenUrl: string, granted: Authorized, store: TokenStore | undefined, io: AuthIo): Promise<void> {
+  const expiresAt = granted.expiresIn === undefined ? undefined : new Date(Math.floor(Date.now() / 1000 + granted.expiresIn) * 1000);
+  const expiry = expiresAt === undefined ? "the server did not say when it expires" : `it expires at ${expiresAt.toISOString().replace(/\.\d+Z$/, "Z")} (in ${waitForHumans(granted.expiresIn! * 1000)})`;
+  const scope = granted.refreshScope === undefined ? "" : ` For a refresh token, add ${granted.refreshScope} to the scopes of credential ${credential} (the server lists it) and run --auth again.`;
+  io.err(`Authorized, but ${granted.issuer} issued no refresh token, so this access token will not be refreshed: ${expiry}; after that, run --auth again.${scope}`);
+  if (store) {
+    await store.saveAccess(credential, tokenUrl, granted.accessToken, expiresAt);
+    io.err(`The access token is in ${store.path}; serve with --token-store ${store.path} (and no ${credentialVariable(credential)} set) to use it.`);
+    return;
+  }
+  io.err(`Set this in Stepgate's environment; Stepgate has not saved it anywhere:`);
+  io.out(`${credentialVariable(credential)}=${granted.accessToken}`);
+}
+
+/** 300000 ms as "5 minutes", 3600 s as "60 minutes", 90 s as "90 s". */
+function waitForHumans(ms: number): string {
+  return ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} s`;
 }
 
 function openStore(path: string): TokenStore {

@@ -15,7 +15,8 @@ Usage:
   stepgate --show <ledger.jsonl>...                       a run as a person reads it (a --record-cases file stands for the ledger beside it)
   stepgate --show --html <page.html> <ledger.jsonl>...    the runs as one self-contained page with timelines to scale
   stepgate --keygen <dir>                                 an Ed25519 key pair for signing ledgers (never overwrites)
-  stepgate --auth <stepfile | catalog name> <credential> [--client-id <id>] [--token-store <file>]
+  stepgate --auth <stepfile | catalog name> <credential> [--client-id <id> [--client-auth-method <m>]]
+                 [--redirect-port <n>] [--auth-wait-ms <ms>] [--token-store <file>]
   stepgate --help | --version
 
 A stepfile argument is a path ending in .yaml, .yml or .json, or the name of
@@ -54,17 +55,27 @@ Limits and options:
   --watch                     reload a stepfile when its file changes
   --client-id <id>            with --auth: a client registered beforehand (needed when the server offers no dynamic
                               registration); public, or confidential with its secret in <NAME>_CLIENT_SECRET
+  --client-auth-method <m>    with --auth --client-id: how that confidential client was registered to send its
+                              secret, client_secret_basic or client_secret_post (default: as the server's metadata
+                              suggests); printed as <NAME>_CLIENT_AUTH_METHOD, so every refresh sends it the same way
+  --redirect-port <n>         with --auth: listen for the redirect on 127.0.0.1:<n> (for servers that require the
+                              registered redirect URI's exact port); default any free port
+  --auth-wait-ms <ms>         with --auth: how long to wait for the browser's redirect (default 300000)
   --token-store <file>        keep rotated oauth2 refresh tokens in this file (created 0600; refused if others can
                               read it), preferred over the environment at start; with --auth, the new refresh
-                              token is written there instead of printed
+                              token (or, without one, the access token and its expiry) is written there instead
+                              of printed
 
 Environment: credential <name> from <NAME>_API_KEY, or for an oauth2
 credential with a token_url from <NAME>_REFRESH_TOKEN and <NAME>_CLIENT_ID
-(+ <NAME>_CLIENT_SECRET); setting <name> from <NAME> (upper-case, - as _).
+(+ <NAME>_CLIENT_SECRET and <NAME>_CLIENT_AUTH_METHOD); setting <name> from
+<NAME> (upper-case, - as _).
 
 --auth authorizes an MCP tool's oauth2 credential in a browser (it prints the
 URL and listens on 127.0.0.1 for the redirect), then prints the variables to
-set. It writes nothing to disk unless given --token-store. Without a token
+set. A server that issues no refresh token gets its access token printed as
+<NAME>_API_KEY (or kept in the --token-store), with its expiry: it is not
+refreshed, so run --auth again when it expires. It writes nothing to disk unless given --token-store. Without a token
 store, a server that rotates refresh tokens spends the environment's token at
 the first refresh, so after a restart run --auth again (or use --token-store).
 

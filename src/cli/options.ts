@@ -33,6 +33,12 @@ export interface Options {
   recordCases?: string;
   watch: boolean;
   clientId?: string;
+  /** With --auth --client-id: how that client sends its secret (--client-auth-method). */
+  clientAuthMethod?: "client_secret_basic" | "client_secret_post";
+  /** With --auth: the redirect URI's loopback port (--redirect-port); else any free port. */
+  redirectPort?: number;
+  /** With --auth: how long to wait for the browser's redirect (--auth-wait-ms); else AUTH_WAIT_MS. */
+  authWaitMs?: number;
   tokenStore?: string;
   /** Ledger signing and reading (src/cli/keygen.ts, verify.ts, show.ts). */
   signingKey?: string;
@@ -81,6 +87,9 @@ export function parseOptions(argv: string[]): Options {
         "record-cases": { type: "string" },
         watch: { type: "boolean" },
         "client-id": { type: "string" },
+        "client-auth-method": { type: "string" },
+        "redirect-port": { type: "string" },
+        "auth-wait-ms": { type: "string" },
         "token-store": { type: "string" },
         keygen: { type: "boolean" },
         show: { type: "boolean" },
@@ -143,6 +152,7 @@ export function parseOptions(argv: string[]): Options {
     if (mode !== "auth") throw new UsageError("--client-id is only for --auth");
     options.clientId = nonEmpty("--client-id", v["client-id"]);
   }
+  authOptions(mode, v, options);
   if (v["token-store"] !== undefined) {
     if (mode !== "serve" && mode !== "auth") throw new UsageError(`--token-store is for serving and --auth; it cannot be combined with --${mode}`);
     options.tokenStore = nonEmpty("--token-store", v["token-store"]);
@@ -158,6 +168,21 @@ export function parseOptions(argv: string[]): Options {
   }
   if (mode === "auth" && options.positionals.length !== 2) throw new UsageError("--auth takes a stepfile (or catalog name) and a credential name");
   return options;
+}
+
+/** --auth's own options: anywhere else they would be silently ignored. */
+function authOptions(mode: Options["mode"], v: Record<string, string | boolean | string[] | undefined>, options: Options) {
+  for (const flag of ["client-auth-method", "redirect-port", "auth-wait-ms"]) {
+    if (v[flag] !== undefined && mode !== "auth") throw new UsageError(`--${flag} is only for --auth`);
+  }
+  const method = v["client-auth-method"];
+  if (typeof method === "string") {
+    if (options.clientId === undefined) throw new UsageError("--client-auth-method says how the --client-id client sends its secret; give --client-id too");
+    if (method !== "client_secret_basic" && method !== "client_secret_post") throw new UsageError(`--client-auth-method ${JSON.stringify(method)}: expected client_secret_basic or client_secret_post`);
+    options.clientAuthMethod = method;
+  }
+  if (typeof v["auth-wait-ms"] === "string") options.authWaitMs = integer("--auth-wait-ms", v["auth-wait-ms"], 0, 1);
+  if (typeof v["redirect-port"] === "string") options.redirectPort = integer("--redirect-port", v["redirect-port"], 0, 1, 65_535);
 }
 
 /** The signing and reading options each belong to one mode: anywhere else they would be silently ignored. */

@@ -7,9 +7,11 @@ import * as oauth from "oauth4webapi";
 import { AuthorizationFailed } from "../errors.js";
 import type { EgressPolicy } from "../egress/index.js";
 import { readAuthorizationMetadata, tokenEndpointMismatch } from "./discover.js";
-import { clientAuthentication } from "./grant.js";
+import { clientAuthentication, clientAuthMethod } from "./grant.js";
 import { viaEgress } from "./http.js";
 import { listenForRedirect } from "./redirect-listener.js";
+import { refusalOf, serverWords } from "./server-words.js";
+import type { SecretMethod } from "./variables.js";
 
 export interface AuthorizeRequest {
   credential: string;
@@ -20,6 +22,10 @@ export interface AuthorizeRequest {
   clientId?: string;
   /** That client's secret, for a confidential client (from <NAME>_CLIENT_SECRET). */
   clientSecret?: string;
+  /** How that client was registered to authenticate (--client-auth-method); else from the server's metadata. */
+  clientAuthMethod?: SecretMethod;
+  /** The loopback port of the redirect URI, for servers that require the registered one exactly (--redirect-port); else any free port. */
+  redirectPort?: number;
   policy: EgressPolicy;
   /** How long to wait for the browser to come back. */
   waitMs: number;
@@ -28,20 +34,32 @@ export interface AuthorizeRequest {
 }
 
 export interface Authorized {
-  refreshToken: string;
+  issuer: string;
   clientId: string;
   clientSecret?: string;
+  /** How the client authenticated at the token endpoint, when it has a secret: every refresh must do the same. */
+  clientAuthMethod?: SecretMethod;
+  /** Absent when the server issued none (RFC 6749 section 5.1 makes it optional). */
+  refreshToken?: string;
+  accessToken: string;
+  /** The access token's lifetime in seconds, when the server said. */
+  expiresIn?: number;
+  /** Without a refresh token: a scope the server lists that may bring one (offline_access), when it was not asked for. */
+  refreshScope?: string;
 }
 
 export async function authorize(request: AuthorizeRequest): Promise<Authorized> {
   const server = await authorizationServer(request);
+  const redirectHint = `http://127.0.0.1${request.redirectPort !== undefined ? `:${request.redirectPort}` : ""}/callback`;
   if (request.clientId === undefined && server.registration_endpoint === undefined) {
-    throw new AuthorizationFailed(`${server.issuer} offers no dynamic client registration; pass --client-id with a client registered there for redirect URI http://127.0.0.1/callback`);
+    throw new AuthorizationFailed(`${server.issuer} offers no dynamic client registration; pass --client-id with a client registered there for redirect URI ${redirectHint}`);
   }
-  const listener = await listenForRedirect(request.waitMs);
+  const listener = await listenForRedirect(request.waitMs, request.redirectPort);
   try {
     const client: oauth.Client =
-      request.clientId !== undefined ? { client_id: request.clientId, ...(request.clientSecret !== undefined ? { client_secret: request.clientSecret } : {}) } : await register(server, listener.redirectUri, request);
+      request.clientId !== undefined
+        ? { client_id: request.clientId, ...(request.clientSecret !== undefined ? { client_secret: request.clientSecret } : {}), ...(request.clientAuthMethod !== undefined ? { token_endpoint_auth_method: request.clientAuthMethod } : {}) }
+        : await register(server, listener.redirectUri, request);
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const scopes = requestedScopes(server, request.scopes);
@@ -60,10 +78,21 @@ export async function authorize(request: AuthorizeRequest): Promise<Authorized> 
     request.showAuthorizationUrl(url.href, listener.redirectUri);
 
     const redirect = await listener.received;
-    const params = checkRedirect(server, client, redirect, state);
-    const tokens = await exchange(server, client, params, listener.redirectUri, verifier, request);
-    if (!tokens.refresh_token) throw new AuthorizationFailed(`${server.issuer} issued no refresh token, so Stepgate could not refresh the access token later${missingRefreshHint(server, scopes)}`);
-    return { refreshToken: tokens.refresh_token, clientId: client.client_id, ...(typeof client.client_secret === "string" ? { clientSecret: client.client_secret } : {}) };
+    const secret = typeof client.client_secret === "string" ? client.client_secret : undefined;
+    const method = clientAuthMethod(server, secret, typeof client.token_endpoint_auth_method === "string" ? client.token_endpoint_auth_method : undefined);
+    const params = checkRedirect(server, client, redirect, state, [secret, verifier]);
+    const tokens = await exchange(server, client, params, listener.redirectUri, verifier, request, [secret, verifier, params.get("code") ?? undefined]);
+    const refreshScope = tokens.refresh_token ? undefined : missingRefreshScope(server, scopes);
+    return {
+      issuer: server.issuer,
+      clientId: client.client_id,
+      ...(secret !== undefined ? { clientSecret: secret } : {}),
+      ...(method !== undefined ? { clientAuthMethod: method } : {}),
+      ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
+      accessToken: tokens.access_token,
+      ...(typeof tokens.expires_in === "number" ? { expiresIn: tokens.expires_in } : {}),
+      ...(refreshScope !== undefined ? { refreshScope } : {}),
+    };
   } finally {
     await listener.close();
   }
@@ -91,10 +120,9 @@ export function requestedScopes(server: oauth.AuthorizationServer, scopes: reado
   return offline ? [...scopes, "offline_access"] : [...scopes];
 }
 
-/** What to change when no refresh token came back. */
-function missingRefreshHint(server: oauth.AuthorizationServer, scopes: readonly string[]): string {
-  if (!scopes.includes("offline_access") && server.scopes_supported?.includes("offline_access")) return "; add offline_access to the credential's scopes";
-  return "; the server may need the client allowed the refresh_token grant, or a scope such as offline_access";
+/** offline_access, when no refresh token came back, the server lists that scope and it was not asked for; named only then. */
+function missingRefreshScope(server: oauth.AuthorizationServer, scopes: readonly string[]): string | undefined {
+  return !scopes.includes("offline_access") && server.scopes_supported?.includes("offline_access") ? "offline_access" : undefined;
 }
 
 /**
@@ -123,20 +151,21 @@ async function register(server: oauth.AuthorizationServer, redirectUri: string, 
       return await attempt(false);
     }
   } catch (error) {
-    throw failure(`client registration at ${endpoint.href} failed`, error);
+    throw failure(`client registration at ${endpoint.href} failed`, error, []);
   }
 }
 
 /** state, and RFC 9207's iss: a response from another server, or for another request, is refused. */
-function checkRedirect(server: oauth.AuthorizationServer, client: oauth.Client, redirect: URL, state: string): URLSearchParams {
+function checkRedirect(server: oauth.AuthorizationServer, client: oauth.Client, redirect: URL, state: string, secrets: ReadonlyArray<string | undefined>): URLSearchParams {
   try {
     return oauth.validateAuthResponse(server, client, redirect.searchParams, state);
   } catch (error) {
-    throw failure("the authorization response was refused", error);
+    const what = error instanceof oauth.AuthorizationResponseError ? "the authorization server redirected back with an error" : "the authorization response was refused";
+    throw failure(what, error, secrets);
   }
 }
 
-async function exchange(server: oauth.AuthorizationServer, client: oauth.Client, params: URLSearchParams, redirectUri: string, verifier: string, request: AuthorizeRequest): Promise<oauth.TokenEndpointResponse> {
+async function exchange(server: oauth.AuthorizationServer, client: oauth.Client, params: URLSearchParams, redirectUri: string, verifier: string, request: AuthorizeRequest, secrets: ReadonlyArray<string | undefined>): Promise<oauth.TokenEndpointResponse> {
   const endpoint = new URL(server.token_endpoint!);
   try {
     const options = { ...viaEgress(request.policy, [endpoint.host], `code exchange at ${endpoint.host}`, endpoint), additionalParameters: { resource: request.mcpUrl } };
@@ -145,13 +174,18 @@ async function exchange(server: oauth.AuthorizationServer, client: oauth.Client,
     const response = await oauth.authorizationCodeGrantRequest(server, client, auth, params, redirectUri, verifier, options);
     return await oauth.processAuthorizationCodeResponse(server, client, response);
   } catch (error) {
-    throw failure("the code exchange failed", error);
+    throw failure("the code exchange failed", error, secrets);
   }
 }
 
-/** One line, from error codes and oauth4webapi's checks only: no response body, which could echo a secret. */
-function failure(what: string, error: unknown): AuthorizationFailed {
+/**
+ * One line: the server's error and error_description (quoted, capped, with
+ * the request's secrets masked), or oauth4webapi's check. Never the rest of
+ * a response body, which could echo anything.
+ */
+function failure(what: string, error: unknown, secrets: ReadonlyArray<string | undefined>): AuthorizationFailed {
   if (error instanceof AuthorizationFailed) return error;
-  if (error instanceof oauth.ResponseBodyError || error instanceof oauth.AuthorizationResponseError) return new AuthorizationFailed(`${what}: the server answered ${error.error}`);
+  const refusal = refusalOf(error);
+  if (refusal) return new AuthorizationFailed(`${what}: ${serverWords(refusal, secrets)}`);
   return new AuthorizationFailed(`${what}: ${(error as Error).message}`);
 }

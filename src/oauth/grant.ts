@@ -8,7 +8,8 @@ import { InvalidGrant, StepgateError, ToolCallFailed } from "../errors.js";
 import type { EgressPolicy } from "../egress/index.js";
 import { readServerMetadata } from "./discover.js";
 import { viaEgress } from "./http.js";
-import type { RefreshForm } from "./variables.js";
+import { serverWords } from "./server-words.js";
+import { isSecretMethod, type RefreshForm, type SecretMethod } from "./variables.js";
 
 /** An access token is not used in its last minute, so it cannot expire on the way. */
 export const EXPIRY_MARGIN_MS = 60_000;
@@ -87,7 +88,7 @@ export class RefreshGrant {
     let tokens: oauth.TokenEndpointResponse;
     try {
       const options = { ...viaEgress(policy, [this.tokenUrl.host], operation, this.tokenUrl), ...(this.context.resource ? { additionalParameters: { resource: this.context.resource } } : {}) };
-      const response = await oauth.refreshTokenGrantRequest(server, client, clientAuthentication(server, this.form.clientSecret), this.refreshToken, options);
+      const response = await oauth.refreshTokenGrantRequest(server, client, clientAuthentication(server, this.form.clientSecret, this.form.clientAuthMethod), this.refreshToken, options);
       tokens = await oauth.processRefreshTokenResponse(server, client, response);
     } catch (error) {
       throw this.failure(credential, operation, error);
@@ -129,7 +130,7 @@ export class RefreshGrant {
         this.access = undefined;
         return new InvalidGrant(credential);
       }
-      return new ToolCallFailed(operation, error.status, "", `the token endpoint answered ${error.error}`);
+      return new ToolCallFailed(operation, error.status, "", serverWords(error, [this.refreshToken, this.form.clientSecret]));
     }
     if (error instanceof StepgateError) return error;
     return new ToolCallFailed(operation, null, "", (error as Error).message);
@@ -138,12 +139,20 @@ export class RefreshGrant {
 
 /**
  * How a client proves itself at the token endpoint: nothing for a public
- * client; for a secret, HTTP Basic (RFC 6749 2.3.1 asks every server to
- * accept it) unless the server's metadata lists only the form-body method.
+ * client; for a secret, the method it was registered with (RFC 7591
+ * section 2: a server may refuse any other), else HTTP Basic (RFC 6749
+ * 2.3.1 asks every server to accept it) unless the server's metadata lists
+ * only the form-body method.
  */
-export function clientAuthentication(server: oauth.AuthorizationServer, secret: string | undefined, registered?: string): oauth.ClientAuth {
-  if (secret === undefined) return oauth.None();
+export function clientAuthMethod(server: oauth.AuthorizationServer, secret: string | undefined, registered?: string): SecretMethod | undefined {
+  if (secret === undefined) return undefined;
+  if (isSecretMethod(registered)) return registered;
   const supported = server.token_endpoint_auth_methods_supported;
-  const post = registered === "client_secret_post" || (registered === undefined && supported !== undefined && supported.includes("client_secret_post") && !supported.includes("client_secret_basic"));
-  return post ? oauth.ClientSecretPost(secret) : oauth.ClientSecretBasic(secret);
+  return supported !== undefined && supported.includes("client_secret_post") && !supported.includes("client_secret_basic") ? "client_secret_post" : "client_secret_basic";
+}
+
+export function clientAuthentication(server: oauth.AuthorizationServer, secret: string | undefined, registered?: string): oauth.ClientAuth {
+  const method = clientAuthMethod(server, secret, registered);
+  if (method === undefined) return oauth.None();
+  return method === "client_secret_post" ? oauth.ClientSecretPost(secret!) : oauth.ClientSecretBasic(secret!);
 }

@@ -1,10 +1,10 @@
 // The refresh-token grants of one Stepgate process, shared by all its runs,
 // and the CredentialSource that plugs them into egress.
 import type * as oauth from "oauth4webapi";
-import { envCredentials, type CredentialRef, type CredentialSource, type EgressPolicy } from "../egress/index.js";
+import { credentialVariable, envCredentials, type CredentialRef, type CredentialSource, type EgressPolicy } from "../egress/index.js";
 import { RefreshGrant } from "./grant.js";
-import type { TokenStore } from "./token-store.js";
-import { readRefreshForm, refreshVariables, type RefreshForm } from "./variables.js";
+import type { StoredAccess, TokenStore } from "./token-store.js";
+import { readClientAuthMethod, readRefreshForm, refreshVariables, type RefreshForm } from "./variables.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -56,9 +56,20 @@ export class OAuthGrants {
     const key = JSON.stringify([name, new URL(tokenUrl).href, clientId, fromEnv?.refreshToken ?? null]);
     if (!this.startTokens.has(key)) this.startTokens.set(key, store.current(name, tokenUrl, clientId, fromEnv?.refreshToken));
     const stored = this.startTokens.get(key);
-    if (stored === undefined) return fromEnv;
+    // The environment's method wins; else the one --auth kept with the client in the store.
+    const clientAuthMethod = readClientAuthMethod(name, env) ?? store.clientAuthMethod(name, tokenUrl, clientId);
+    if (stored === undefined) return fromEnv && { ...fromEnv, ...(clientAuthMethod ? { clientAuthMethod } : {}) };
     const clientSecret = env[refreshVariables(name).clientSecret];
-    return { refreshToken: stored, clientId, ...(clientSecret ? { clientSecret } : {}) };
+    return { refreshToken: stored, clientId, ...(clientSecret ? { clientSecret } : {}), ...(clientAuthMethod ? { clientAuthMethod } : {}) };
+  }
+
+  /**
+   * The access token --auth kept in the store for a credential whose server
+   * issued no refresh token (or when it expired), used when the environment
+   * gives neither <NAME>_API_KEY nor the refresh form.
+   */
+  storedAccess(name: string, tokenUrl: string | undefined): StoredAccess | undefined {
+    return tokenUrl === undefined ? undefined : this.options.store?.access(name, tokenUrl, this.now());
   }
 
   grant(name: string, tokenUrl: string, form: RefreshForm, resource?: string): RefreshGrant {
@@ -104,7 +115,8 @@ export interface OAuthSourceOptions {
 
 /**
  * A run's credential source. A credential given in the refresh form is read
- * as its grant's access token; every other credential as <NAME>_API_KEY.
+ * as its grant's access token; every other credential as <NAME>_API_KEY, or,
+ * when that is unset, as the access token --auth kept in the token store.
  * When both forms are set, the refresh form wins: it is the one that still
  * works after an access token expires.
  */
@@ -120,7 +132,10 @@ export function oauthCredentials(options: OAuthSourceOptions): CredentialSource 
   return {
     async read(credential) {
       const grant = grantOf(credential);
-      if (!grant) return fallback.read(credential);
+      if (!grant) {
+        const stored = options.env[credentialVariable(credential.name)] ? undefined : options.grants.storedAccess(credential.name, options.tokenUrls.get(credential.name));
+        return stored && "token" in stored ? stored.token : fallback.read(credential);
+      }
       const token = await grant.accessToken(credential.name, options.policy);
       lastSent.set(credential.name, token);
       return token;

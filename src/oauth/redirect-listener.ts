@@ -16,7 +16,12 @@ export interface RedirectListener {
 
 const PAGE = "Stepgate received the authorization response. You can close this tab and return to the terminal.\n";
 
-export async function listenForRedirect(waitMs: number): Promise<RedirectListener> {
+/**
+ * Listens on 127.0.0.1:`port`, or on any free port when it is undefined
+ * (RFC 8252 section 7.3 asks servers to accept any loopback port; some
+ * require the registered one, hence --redirect-port).
+ */
+export async function listenForRedirect(waitMs: number, port?: number): Promise<RedirectListener> {
   let deliver!: (url: URL) => void;
   let fail!: (error: Error) => void;
   const received = new Promise<URL>((resolve, reject) => {
@@ -38,12 +43,11 @@ export async function listenForRedirect(waitMs: number): Promise<RedirectListene
     deliver(url);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.once("error", (error: NodeJS.ErrnoException) => reject(new AuthorizationFailed(`cannot listen for the redirect on 127.0.0.1:${port ?? 0}${port !== undefined ? " (--redirect-port)" : ""}: ${error.code ?? error.message}`)));
+    server.listen(port ?? 0, "127.0.0.1", () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
-  origin = `http://127.0.0.1:${port}`;
-  const timer = setTimeout(() => fail(new AuthorizationFailed(`no redirect arrived at ${origin}/callback within ${Math.round(waitMs / 1000)} s`)), waitMs);
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const timer = setTimeout(() => fail(new AuthorizationFailed(timedOut(`${origin}/callback`, waitMs, port !== undefined))), waitMs);
   return {
     redirectUri: `${origin}/callback`,
     received,
@@ -54,4 +58,16 @@ export async function listenForRedirect(waitMs: number): Promise<RedirectListene
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A server that refuses the authorization request itself (an unknown client,
+ * a redirect URI it does not accept) shows its error page in the browser
+ * and never redirects; all Stepgate sees is the wait ending, so it says
+ * where to look and what usually causes it.
+ */
+function timedOut(redirectUri: string, waitMs: number, portGiven: boolean): string {
+  const seconds = waitMs >= 1000 ? `${Math.round(waitMs / 1000)} s` : `${waitMs} ms`;
+  const port = portGiven ? "" : ", or --redirect-port <n> when the client was registered with a redirect URI that has a port";
+  return `no redirect arrived at ${redirectUri} within ${seconds}. If the browser shows an error page from the authorization server instead, it refused the request before asking anyone: read its reason there. An unknown client or an unregistered redirect URI are the usual causes: check --client-id${port}`;
 }

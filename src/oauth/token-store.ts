@@ -1,5 +1,6 @@
 // The opt-in token store (`--token-store <file>`): where rotated refresh
-// tokens are kept across restarts. Without it, a server that rotates refresh
+// tokens are kept across restarts, and the access token --auth got from a
+// server that issues no refresh token. Without it, a server that rotates refresh
 // tokens spends the one in the environment at the first refresh, and after a
 // restart Stepgate would present that spent token, which servers with replay
 // detection answer by revoking the whole grant.
@@ -12,6 +13,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { privateFileProblem } from "../private-file.js";
+import { isSecretMethod, type SecretMethod } from "./variables.js";
 
 export class TokenStoreError extends Error {
   override name = "TokenStoreError";
@@ -22,6 +24,8 @@ interface Entry {
   token_url: string;
   client_id: string;
   refresh_token: string;
+  /** How a confidential client sends its secret, as it was registered (RFC 7591 section 2); absent for public clients. */
+  client_auth_method?: SecretMethod;
   /**
    * SHA-256 of the refresh token this chain of rotations started from (the
    * one in the environment, or the one --auth obtained). A different token
@@ -31,22 +35,41 @@ interface Entry {
   origin: string;
 }
 
+/**
+ * An access token --auth obtained without a refresh token (RFC 6749 section
+ * 5.1 makes those optional): used as it is until it expires, never refreshed.
+ */
+interface AccessEntry {
+  credential: string;
+  token_url: string;
+  access_token: string;
+  /** When it expires (ISO 8601), when the server said. */
+  expires_at?: string;
+}
+
+/** A stored access token, or when the one stored expired. */
+export type StoredAccess = { token: string } | { expiredAt: string };
+
 interface StoreFile {
   stepgate_token_store: 1;
   grants: Entry[];
+  access_tokens?: AccessEntry[];
 }
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
 export class TokenStore {
   private entries: Entry[];
+  private accessTokens: AccessEntry[];
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly path: string,
     entries: Entry[],
+    accessTokens: AccessEntry[] = [],
   ) {
     this.entries = entries;
+    this.accessTokens = accessTokens;
   }
 
   /** Opens the store, creating an empty one (0600) when the file does not exist. Throws TokenStoreError with a one-line reason. */
@@ -69,8 +92,9 @@ export class TokenStore {
       throw new TokenStoreError(`${path} is not a Stepgate token store: ${(error as Error).message.split("\n")[0]}`);
     }
     const file = parsed as Partial<StoreFile>;
-    if (file.stepgate_token_store !== 1 || !Array.isArray(file.grants) || !file.grants.every(isEntry)) throw new TokenStoreError(`${path} is not a Stepgate token store`);
-    return new TokenStore(path, file.grants);
+    const accessOk = file.access_tokens === undefined || (Array.isArray(file.access_tokens) && file.access_tokens.every(isAccessEntry));
+    if (file.stepgate_token_store !== 1 || !Array.isArray(file.grants) || !file.grants.every(isEntry) || !accessOk) throw new TokenStoreError(`${path} is not a Stepgate token store`);
+    return new TokenStore(path, file.grants, file.access_tokens ?? []);
   }
 
   /**
@@ -86,16 +110,47 @@ export class TokenStore {
     return undefined;
   }
 
-  /** Keeps `refreshToken`, which replaced `previous` (or started a chain, for --auth). Resolves once it is on disk. */
-  save(credential: string, tokenUrl: string, clientId: string, refreshToken: string, previous?: string): Promise<void> {
+  /** How the stored client sends its secret, when --auth recorded it. */
+  clientAuthMethod(credential: string, tokenUrl: string, clientId: string): SecretMethod | undefined {
+    return this.find(credential, tokenUrl, clientId)?.client_auth_method;
+  }
+
+  /**
+   * Keeps `refreshToken`, which replaced `previous` (or started a chain, for
+   * --auth, with the client's authentication method). A rotation keeps the
+   * method already stored. Resolves once it is on disk.
+   */
+  save(credential: string, tokenUrl: string, clientId: string, refreshToken: string, previous?: string, clientAuthMethod?: SecretMethod): Promise<void> {
     const existing = this.find(credential, tokenUrl, clientId);
     const origin = existing && previous !== undefined && (existing.refresh_token === previous || existing.origin === sha256(previous)) ? existing.origin : sha256(previous ?? refreshToken);
-    const entry: Entry = { credential, token_url: new URL(tokenUrl).href, client_id: clientId, refresh_token: refreshToken, origin };
+    const method = previous === undefined ? clientAuthMethod : (clientAuthMethod ?? existing?.client_auth_method);
+    const entry: Entry = { credential, token_url: new URL(tokenUrl).href, client_id: clientId, refresh_token: refreshToken, ...(method ? { client_auth_method: method } : {}), origin };
     this.entries = [...this.entries.filter((e) => e !== existing), entry];
-    // Writes follow each other, so the last rotation is the one left on disk.
+    return this.write();
+  }
+
+  /** Writes follow each other, so the last change is the one left on disk. */
+  private write(): Promise<void> {
     const written = this.writing.then(() => this.writeNow());
     this.writing = written.catch(() => undefined);
     return written;
+  }
+
+  /** Keeps the access token --auth obtained without a refresh token, replacing an earlier one for the credential. Resolves once it is on disk. */
+  saveAccess(credential: string, tokenUrl: string, accessToken: string, expiresAt?: Date): Promise<void> {
+    const url = new URL(tokenUrl).href;
+    const entry: AccessEntry = { credential, token_url: url, access_token: accessToken, ...(expiresAt ? { expires_at: expiresAt.toISOString() } : {}) };
+    this.accessTokens = [...this.accessTokens.filter((e) => !(e.credential === credential && e.token_url === url)), entry];
+    return this.write();
+  }
+
+  /** The stored access token of a credential while it is valid at `now`, or when it expired; undefined when none is stored. */
+  access(credential: string, tokenUrl: string, now: number): StoredAccess | undefined {
+    const url = new URL(tokenUrl).href;
+    const entry = this.accessTokens.find((e) => e.credential === credential && e.token_url === url);
+    if (!entry) return undefined;
+    if (entry.expires_at !== undefined && Date.parse(entry.expires_at) <= now) return { expiredAt: entry.expires_at };
+    return { token: entry.access_token };
   }
 
   private find(credential: string, tokenUrl: string, clientId: string): Entry | undefined {
@@ -104,7 +159,7 @@ export class TokenStore {
   }
 
   private writeNow(): void {
-    const file: StoreFile = { stepgate_token_store: 1, grants: this.entries };
+    const file: StoreFile = { stepgate_token_store: 1, grants: this.entries, ...(this.accessTokens.length > 0 ? { access_tokens: this.accessTokens } : {}) };
     const temporary = join(dirname(this.path), `.${randomBytes(6).toString("hex")}.tmp`);
     try {
       const fd = openSync(temporary, "wx", 0o600);
@@ -123,5 +178,10 @@ export class TokenStore {
 
 function isEntry(value: unknown): value is Entry {
   const e = value as Record<string, unknown>;
-  return typeof e === "object" && e !== null && ["credential", "token_url", "client_id", "refresh_token", "origin"].every((k) => typeof e[k] === "string");
+  return typeof e === "object" && e !== null && ["credential", "token_url", "client_id", "refresh_token", "origin"].every((k) => typeof e[k] === "string") && (e.client_auth_method === undefined || isSecretMethod(e.client_auth_method));
+}
+
+function isAccessEntry(value: unknown): value is AccessEntry {
+  const e = value as Record<string, unknown>;
+  return typeof e === "object" && e !== null && ["credential", "token_url", "access_token"].every((k) => typeof e[k] === "string") && (e.expires_at === undefined || (typeof e.expires_at === "string" && !Number.isNaN(Date.parse(e.expires_at))));
 }

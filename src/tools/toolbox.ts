@@ -103,7 +103,11 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerWriter
   const refreshable = (name: string) => usesRefreshForm(options.grants, name, tokenUrls, options.env);
   for (const name of credentials.keys()) {
     if (!options.env[credentialVariable(name)] && !refreshable(name)) {
-      throw new PreflightFailed(`credential ${name}`, new CredentialUnavailable(name, missingCredentialHint(name, tokenUrls.has(name))).message);
+      // An access token --auth kept in the token store (a server without refresh tokens) is used until it expires.
+      const stored = options.grants.storedAccess(name, tokenUrls.get(name));
+      if (stored && "token" in stored) continue;
+      const reason = stored ? `the access token stepgate --auth kept in the token store for it expired at ${stored.expiredAt} and is not refreshed; run stepgate --auth again` : new CredentialUnavailable(name, missingCredentialHint(name, tokenUrls.has(name))).message;
+      throw new PreflightFailed(`credential ${name}`, reason);
     }
   }
   const source = oauthCredentials({ grants: options.grants, tokenUrls, resources, env: options.env, policy: plainPolicy(onRetry) });

@@ -13,6 +13,19 @@ describe("command-line options", () => {
     expect(DEFAULT_LIMITS.callsPerStep).toBe(100);
   });
 
+  it("takes --client-auth-method with --auth --client-id, and --redirect-port and --auth-wait-ms with --auth only", () => {
+    expect(parseOptions(["--auth", "a.yaml", "cred", "--client-id", "c-1", "--client-auth-method", "client_secret_post", "--redirect-port", "8765", "--auth-wait-ms", "2000"])).toMatchObject({
+      clientAuthMethod: "client_secret_post",
+      redirectPort: 8765,
+      authWaitMs: 2000,
+    });
+    expect(() => parseOptions(["--auth", "a.yaml", "cred", "--client-auth-method", "client_secret_post"])).toThrow("--client-auth-method says how the --client-id client sends its secret; give --client-id too");
+    expect(() => parseOptions(["--auth", "a.yaml", "cred", "--client-id", "c", "--client-auth-method", "private_key_jwt"])).toThrow('--client-auth-method "private_key_jwt": expected client_secret_basic or client_secret_post');
+    expect(() => parseOptions(["--auth", "a.yaml", "cred", "--redirect-port", "70000"])).toThrow("--redirect-port 70000: expected a number from 1 to 65535");
+    expect(() => parseOptions(["--redirect-port", "8765", "a.yaml"])).toThrow("--redirect-port is only for --auth");
+    expect(() => parseOptions(["--auth-wait-ms", "10", "a.yaml"])).toThrow("--auth-wait-ms is only for --auth");
+  });
+
   it("takes --client-id with --auth only", () => {
     expect(parseOptions(["--auth", "a.yaml", "cred", "--client-id", "c-1"])).toMatchObject({ mode: "auth", clientId: "c-1", positionals: ["a.yaml", "cred"] });
     expect(() => parseOptions(["--client-id", "c-1", "a.yaml"])).toThrow(UsageError);

@@ -51,7 +51,14 @@ describe("authorization server discovery", () => {
 
   it("says which URLs answered what when none has metadata", async () => {
     const s = await serving({});
-    await expect(readServerMetadata(new URL(`${s.origin}/oidc`), testPolicy([]))).rejects.toThrow("no metadata found (/.well-known/oauth-authorization-server/oidc answered 404, /.well-known/openid-configuration/oidc answered 404, /oidc/.well-known/openid-configuration answered 404)");
+    const tried: string[] = [];
+    await expect(readServerMetadata(new URL(`${s.origin}/oidc`), testPolicy([]), tried)).rejects.toThrow("no metadata found");
+    expect(tried).toEqual([`${s.origin}/.well-known/oauth-authorization-server/oidc answered 404`, `${s.origin}/.well-known/openid-configuration/oidc answered 404`, `${s.origin}/oidc/.well-known/openid-configuration answered 404`]);
+    // Through the whole discovery, the message names every URL and its answer, the probe's first.
+    const read = readAuthorizationMetadata(`${s.origin}/mcp`, `${s.origin}/token`, testPolicy([]));
+    await expect(read).rejects.toThrow(
+      `authorization failed: could not read the protected resource metadata of ${s.origin}/mcp: no metadata found; tried POST ${s.origin}/mcp answered 404, ${s.origin}/.well-known/oauth-protected-resource/mcp answered 404, ${s.origin}/.well-known/oauth-protected-resource answered 404`,
+    );
   });
 });
 
@@ -63,7 +70,8 @@ describe("protected resource discovery", () => {
     });
     const metadata = await readAuthorizationMetadata(`${s.origin}/mcp`, `${s.origin}/token`, testPolicy([]));
     expect(metadata.server?.token_endpoint).toBe(`${s.origin}/token`);
-    expect(s.received.map((r) => r.url).slice(0, 2)).toEqual(["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]);
+    // The unauthenticated probe first (its 404 names no resource_metadata), then the well-known URLs in order.
+    expect(s.received.map((r) => `${r.method} ${r.url}`).slice(0, 3)).toEqual(["POST /mcp", "GET /.well-known/oauth-protected-resource/mcp", "GET /.well-known/oauth-protected-resource"]);
   });
 
   it("accepts root metadata naming the server's origin, and refuses one naming another resource", async () => {
@@ -73,5 +81,29 @@ describe("protected resource discovery", () => {
     const read = readAuthorizationMetadata(`${s.origin}/mcp`, `${s.origin}/token`, testPolicy([]));
     await expect(read).rejects.toBeInstanceOf(AuthorizationFailed);
     await expect(read).rejects.toThrow(/resource/);
+  });
+
+  it("reads the metadata at the resource_metadata URL of the 401's WWW-Authenticate first (MCP 2025-11-25)", async () => {
+    server = await startLoopback((req, res, self) => {
+      if (req.method === "POST" && req.url === "/mcp") return void res.writeHead(401, { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${self.origin}/meta/prm"` }).end();
+      if (req.url === "/meta/prm") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ resource: `${self.origin}/mcp`, authorization_servers: [self.origin] }));
+      if (req.url === "/.well-known/oauth-authorization-server") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ issuer: self.origin, token_endpoint: `${self.origin}/token` }));
+      res.writeHead(404).end();
+    });
+    const metadata = await readAuthorizationMetadata(`${server.origin}/mcp`, `${server.origin}/token`, testPolicy([]));
+    expect(metadata.server?.token_endpoint).toBe(`${server.origin}/token`);
+    expect(server.received.map((r) => `${r.method} ${r.url}`)).toEqual(["POST /mcp", "GET /meta/prm", "GET /.well-known/oauth-authorization-server"]);
+    // The probe carries no credential.
+    expect(server.received[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it("does not follow a resource_metadata URL on another host, and says so with every URL tried", async () => {
+    server = await startLoopback((req, res) => {
+      if (req.method === "POST") return void res.writeHead(401, { "www-authenticate": 'Bearer resource_metadata="http://127.0.0.2:9/prm"' }).end();
+      res.writeHead(404).end();
+    });
+    const read = readAuthorizationMetadata(`${server.origin}/mcp`, `${server.origin}/token`, testPolicy([]));
+    await expect(read).rejects.toThrow(`tried POST ${server.origin}/mcp answered 401 naming resource_metadata http://127.0.0.2:9/prm, http://127.0.0.2:9/prm not read: Stepgate reads a server's metadata only on its own host, ${server.origin}/.well-known/oauth-protected-resource/mcp answered 404`);
+    expect(server.received.map((r) => r.url)).not.toContain("/prm");
   });
 });

@@ -6,10 +6,10 @@
 import { spawn } from "node:child_process";
 import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { stepgateBin } from "../support/paths.js";
-import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
+import type { SpawnedStepgate } from "../support/stepgate.js";
+import { lookup, runAuth, runLookups, serveSuppliers, startSuppliers, structured, text, type AuthResult } from "./auth-driver.js";
 import { writeSuppliersStepfile, type SuppliersStepfile } from "./setup.js";
 import { consent, MCP_SCOPE, startOidcWorld, type OidcWorld, type OidcWorldOptions } from "./oidc-provider-world.js";
 
@@ -29,72 +29,14 @@ function writeStepfile(w: OidcWorld, scopes: string[], tokenUrl = w.tokenEndpoin
   return writeSuppliersStepfile({ mcpHost: w.mcp.host, mcpUrl: w.mcpUrl, scopes, tokenUrl });
 }
 
-interface AuthResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  vars: Record<string, string>;
-  /** The authorization URL the CLI printed. */
-  url: URL | undefined;
-}
-
-/** `stepgate --auth`, approved by the scripted person as soon as the URL is printed. */
-function authorize(setup: Setup, extra: string[] = [], env: Record<string, string> = {}): Promise<AuthResult> {
-  const child = spawn(process.execPath, [stepgateBin(), "--auth", setup.stepfile, "suppliers", "--request-timeout-ms", "10000", ...extra], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { PATH: process.env.PATH ?? "", ...env },
-  });
-  let stdout = "";
-  let stderr = "";
-  let url: URL | undefined;
-  let approving: Promise<unknown> = Promise.resolve();
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-    const first = stdout.split("\n")[0];
-    if (url === undefined && stdout.includes("\n") && first) {
-      url = new URL(first);
-      approving = consent(first).catch((error: Error) => (stderr += `\n[test] consent failed: ${error.message}`));
-    }
-  });
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) =>
-    child.on("close", (code) => {
-      void approving.then(() => {
-        const vars = Object.fromEntries(stdout.split("\n").slice(1).filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
-        resolve({ code, stdout, stderr, vars, url });
-      });
-    }),
-  );
-}
-
-type Structured = { run?: string; state?: string; error?: string; item?: string };
-const structured = (r: CallToolResult) => (r.structuredContent ?? {}) as Structured;
-const text = (r: CallToolResult) => r.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+/** `stepgate --auth`, approved by the scripted person on the consent screens as soon as the URL is printed. */
+const authorize = (setup: Setup, extra: string[] = [], env: Record<string, string> = {}): Promise<AuthResult> => runAuth(setup, consent, extra, env);
 
 async function serve(setup: Setup, env: Record<string, string>, extra: string[] = []): Promise<SpawnedStepgate> {
-  served = await spawnStepgate(["--ledger-dir", setup.ledgerDir, "--request-timeout-ms", "10000", ...extra, setup.stepfile], env);
+  served = await serveSuppliers(setup, env, extra);
   return served;
 }
-async function start(s: SpawnedStepgate): Promise<CallToolResult> {
-  return (await s.client.callTool({ name: "suppliers", arguments: {} })) as CallToolResult;
-}
-async function lookup(s: SpawnedStepgate, run: string): Promise<CallToolResult> {
-  return (await s.client.callTool({ name: "stepgate_call", arguments: { run, operation: "lookup", arguments: { query: "Acme" } } })) as CallToolResult;
-}
-
-/** Start a run and make `calls` lookups; every one must reach the MCP server with an accepted token. */
-async function runLookups(s: SpawnedStepgate, calls: number): Promise<CallToolResult[]> {
-  const started = await start(s);
-  expect(structured(started).state, text(started)).toBe("running");
-  const replies = [started];
-  for (let i = 0; i < calls; i++) {
-    const reply = await lookup(s, structured(started).run!);
-    expect(reply.isError ?? false, text(reply)).toBe(false);
-    expect(text(reply)).toContain("based in Leeds");
-    replies.push(reply);
-  }
-  return replies;
-}
+const start = startSuppliers;
 
 /** Refresh tokens, access tokens, codes and client secrets the provider issued, read from its adapter. */
 function expectNoTokens(haystack: string, auth?: AuthResult): void {
@@ -188,6 +130,23 @@ describe("interoperability with oidc-provider", { timeout: 180_000 }, () => {
     expect([s.stderr(), setup.ledger()].join("\n")).not.toContain(secret);
   });
 
+  it("offers the access token as SUPPLIERS_API_KEY when no refresh token comes, naming offline_access because the server lists it", async () => {
+    // A client not allowed the refresh_token grant gets no refresh token.
+    const w = await world_({ clients: [{ client_id: "stepgate-no-refresh", token_endpoint_auth_method: "none", application_type: "native", redirect_uris: ["http://127.0.0.1/callback"], grant_types: ["authorization_code"], response_types: ["code"] }] });
+    const setup = writeStepfile(w, [MCP_SCOPE]);
+    const auth = await authorize(setup, ["--client-id", "stepgate-no-refresh"]);
+    expect(auth.code, auth.stderr).toBe(0);
+    expect(Object.keys(auth.vars)).toEqual(["SUPPLIERS_API_KEY"]);
+    expect(auth.stderr).toContain("For a refresh token, add offline_access to the scopes of credential suppliers (the server lists it) and run --auth again.");
+    expect(auth.stderr).toMatch(/it expires at \S+ \(in 60 minutes\)/);
+    expect(auth.stderr).not.toContain(auth.vars.SUPPLIERS_API_KEY);
+    const s = await serve(setup, auth.vars);
+    const replies = await runLookups(s, 1);
+    expect(refreshes(w)).toEqual([]);
+    expect(w.refusals).toEqual([]);
+    expectNoTokens([JSON.stringify(replies), s.stderr(), setup.ledger()].join("\n"));
+  });
+
   it("reuses short-lived tokens across calls instead of refreshing before each one", async () => {
     const w = await world_({ accessTokenTtlS: 60 });
     const setup = writeStepfile(w, [MCP_SCOPE]);
@@ -235,7 +194,8 @@ describe("interoperability with oidc-provider", { timeout: 180_000 }, () => {
     expect(text(started)).toContain("tool directory");
     expect(text(started)).toContain(w.tokenEndpoint);
     expect(w.tokenRequests).toEqual([]);
-    expect(w.mcp.received.filter((r) => r.method === "POST")).toEqual([]);
+    // Only discovery's unauthenticated probe (a ping, to read the 401's WWW-Authenticate) reached the MCP server: no credential, no MCP call.
+    expect(w.mcp.received.filter((r) => r.method === "POST").map((r) => [r.headers.authorization, (JSON.parse(r.body) as { method: string }).method])).toEqual([[undefined, "ping"]]);
     expect([text(started), s.stderr(), setup.ledger()].join("\n")).not.toContain("never-sent-refresh-token");
   });
 

@@ -54,4 +54,28 @@ describe("the token store", () => {
     writeFileSync(path, "{ not json");
     expect(() => TokenStore.open(path)).toThrow(`${path} is not a Stepgate token store`);
   });
+
+  it("keeps the client's authentication method from --auth through rotations", async () => {
+    const path = fresh();
+    await TokenStore.open(path).save("crm", TOKEN_URL, "client", "from-auth", undefined, "client_secret_post");
+    const store = TokenStore.open(path);
+    await store.save("crm", TOKEN_URL, "client", "rotated-1", "from-auth");
+    expect(TokenStore.open(path).clientAuthMethod("crm", TOKEN_URL, "client")).toBe("client_secret_post");
+    expect(TokenStore.open(path).clientAuthMethod("crm", TOKEN_URL, "other-client")).toBeUndefined();
+  });
+
+  it("keeps an access token without refresh until it expires, and refuses a malformed one", async () => {
+    const path = fresh();
+    const expires = new Date(Date.parse("2030-01-01T00:00:00Z"));
+    await TokenStore.open(path).saveAccess("crm", TOKEN_URL, "access-1", expires);
+    const store = TokenStore.open(path);
+    expect(store.access("crm", TOKEN_URL, expires.getTime() - 1)).toEqual({ token: "access-1" });
+    expect(store.access("crm", TOKEN_URL, expires.getTime())).toEqual({ expiredAt: "2030-01-01T00:00:00.000Z" });
+    expect(store.access("billing", TOKEN_URL, 0)).toBeUndefined();
+    // A later --auth replaces it; one without an expiry is used until the API refuses it.
+    await store.saveAccess("crm", TOKEN_URL, "access-2");
+    expect(TokenStore.open(path).access("crm", TOKEN_URL, Number.MAX_SAFE_INTEGER)).toEqual({ token: "access-2" });
+    writeFileSync(path, JSON.stringify({ stepgate_token_store: 1, grants: [], access_tokens: [{ credential: "crm", token_url: TOKEN_URL, access_token: "x", expires_at: "soon" }] }));
+    expect(() => TokenStore.open(path)).toThrow(`${path} is not a Stepgate token store`);
+  });
 });
