@@ -102,9 +102,12 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
     return 0;
   }
   const { serveStdio } = await import("../stdio.js");
-  const { closed, server } = await serveStdio(factory, handover?.handover);
-  // A --watch reload between the early tools/list answer and this server: tell the client as the server would have.
-  if (handover?.listedVersion !== undefined && handover.listedVersion !== stepfiles.version) void server.sendToolListChanged().catch(() => undefined);
+  const { closed } = serveStdio(factory, handover?.handover, {
+    // A --watch reload between the early tools/list answer and this server: tell the client as the server would have.
+    initialized(server) {
+      if (handover?.listedVersion !== undefined && handover.listedVersion !== stepfiles.version) void server.sendToolListChanged().catch(() => undefined);
+    },
+  });
   await closed;
   stopWatching();
   ledgers.checkpointOpen();
