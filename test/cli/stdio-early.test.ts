@@ -98,6 +98,18 @@ describe("stdio answers before the SDK loads", () => {
     expect(batch.lines.some((l) => l.includes('"protocolVersion"'))).toBe(false);
   });
 
+  it("leaves a 2026-07-28 opening to the SDK, which serves that revision (server/discover, then requests with the _meta envelope)", { timeout: budget({ starts: 1, replies: 2 }) }, async () => {
+    const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "early", version: "0" } };
+    const discover = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope } };
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: envelope } };
+    const { lines } = await session(line(discover) + line(list), 2);
+    const [discovered, listed] = lines.map((l) => JSON.parse(l) as { id: number; result?: Record<string, unknown> });
+    expect(discovered).toMatchObject({ id: 1, result: { supportedVersions: expect.arrayContaining(["2026-07-28"]), capabilities: { tools: {}, logging: {} } } });
+    expect(listed!.id).toBe(2);
+    expect((listed!.result!.tools as Array<{ name: string }>).map((t) => t.name)).toContain("greet");
+    expect(lines).toHaveLength(2);
+  });
+
   it("exits cleanly when stdin closes before anything, after initialize, or with unanswered requests queued", async () => {
     const none = await session("", 0, { close: true });
     expect(none.lines).toEqual([]);
