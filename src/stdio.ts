@@ -6,12 +6,14 @@
 // with the same tools, approvals (input-required results), progress, logging
 // and resources as HTTP serves it. A client that probes with server/discover
 // and then falls back to initialize gets a second server for the same
-// session; the probe's is closed. When the client closes the pipe, the
-// session's runs are abandoned.
-import type { JSONRPCMessage, Server } from "@modelcontextprotocol/server";
+// session; the probe's is closed. JSON-RPC batches are served or refused by
+// the session's revision (src/stdio-batches.ts). When the client closes the
+// pipe, the session's runs are abandoned.
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type Server } from "@modelcontextprotocol/server";
 import { serveStdio as serveBothEras, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import type { McpServerFactory } from "./mcp/factory-types.js";
 import { newSession } from "./session.js";
+import { stdioBatches } from "./stdio-batches.js";
 import type { Handover } from "./stdio-early.js";
 
 export interface StdioHooks {
@@ -27,8 +29,9 @@ export interface StdioHooks {
  */
 export function serveStdio(factory: McpServerFactory, handover?: Handover, hooks: StdioHooks = {}): { closed: Promise<void> } {
   const session = newSession();
-  const input = handover?.input ?? process.stdin;
-  const transport = new StdioServerTransport(input, process.stdout);
+  const batches = stdioBatches(handover?.input ?? process.stdin, process.stdout, { supported: SUPPORTED_PROTOCOL_VERSIONS, latest: LATEST_PROTOCOL_VERSION });
+  const transport = new StdioServerTransport(batches.input, process.stdout);
+  batches.answerThrough(transport);
   if (handover?.answeredInitialize !== undefined) dropInitializeAnswer(transport, handover.answeredInitialize);
   serveBothEras(
     ({ era }) => {

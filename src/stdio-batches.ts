@@ -1,0 +1,119 @@
+// JSON-RPC batches on stdio. The SDK's stdio transport reads one message per
+// line and drops a line holding an array (it reports a parse error nobody
+// hears), so a client that sent a batch would wait for ever. Here, between
+// stdin and the transport, a batch line is taken out and answered by the
+// rule of src/jsonrpc-batches.ts: on a session of 2025-03-26 or earlier its
+// messages go on to the SDK one per line and the answers to its requests go
+// back as one array, as JSON-RPC 2.0 section 6 answers a batch; on any other
+// session (2025-06-18 and later, 2026-07-28, or none yet: initialize may not
+// be batched) it is refused with -32600 and `id: null`.
+//
+// The session's revision is read from the opening line as it passes, so the
+// decision follows the order of the lines, not how far the SDK got: a 2025
+// initialize asking for a revision the SDK supports gets that revision, any
+// other one the SDK's latest; any other opening is not a 2025 session.
+import { Transform, type Readable, type Writable } from "node:stream";
+import type { JSONRPCMessage } from "@modelcontextprotocol/server";
+import { isObject, parseJsonObject, type JsonRpcId } from "./jsonrpc-shapes.js";
+import { batchesAllowed, batchRefusal } from "./jsonrpc-batches.js";
+
+const NEWLINE = 0x0a;
+const OPEN_BRACKET = 0x5b;
+
+export interface BatchTransport {
+  send(message: JSONRPCMessage): Promise<void>;
+}
+
+export interface StdioBatches {
+  /** What the SDK transport reads instead of stdin: every line but batches, and a served batch's messages one per line. */
+  input: Readable;
+  /** Wraps the transport's send, so the answers to a served batch's requests leave as one array line. */
+  answerThrough(transport: BatchTransport): void;
+}
+
+export function stdioBatches(input: Readable, stdout: Writable, sdk: { supported: readonly string[]; latest: string }): StdioBatches {
+  let opened = false;
+  let protocolVersion: string | undefined;
+  let partial: Buffer = Buffer.alloc(0);
+  /** Each served batch's request ids not answered yet, and the answers so far. */
+  const pending: Array<{ ids: Set<JsonRpcId>; answers: JSONRPCMessage[] }> = [];
+
+  const answerThrough = (transport: BatchTransport) => {
+    const send = transport.send.bind(transport);
+    transport.send = (message) => {
+      const id = "id" in message && !("method" in message) ? (message.id as JsonRpcId) : undefined;
+      const group = id === undefined ? undefined : pending.find((g) => g.ids.has(id));
+      if (!group) return send(message);
+      group.ids.delete(id!);
+      group.answers.push(message);
+      if (group.ids.size > 0) return Promise.resolve();
+      pending.splice(pending.indexOf(group), 1);
+      return write(`${JSON.stringify(group.answers)}\n`);
+    };
+  };
+  const write = (text: string) => new Promise<void>((resolve) => (stdout.write(text) ? resolve() : stdout.once("drain", resolve)));
+
+  /** The first message decides the session's revision; later lines are not read here unless they are batches. */
+  const open = (line: Buffer) => {
+    opened = true;
+    const message = parseJsonObject(line.toString("utf8"));
+    if (message?.method !== "initialize" || !isObject(message.params)) return;
+    const requested = message.params.protocolVersion;
+    if (typeof requested !== "string" || requested >= "2026") return;
+    protocolVersion = sdk.supported.includes(requested) ? requested : sdk.latest;
+  };
+
+  /** The messages of a batch line to pass on, one per line; or undefined when it is not a batch. */
+  const batch = (line: Buffer): Buffer | undefined => {
+    let messages: unknown;
+    try {
+      messages = JSON.parse(line.toString("utf8"));
+    } catch {
+      return undefined;
+    }
+    if (!Array.isArray(messages)) return undefined;
+    if (!batchesAllowed(protocolVersion) || messages.length === 0) {
+      // JSON-RPC 2.0 section 6: an empty array is itself an Invalid Request.
+      const refusal = batchesAllowed(protocolVersion) ? JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: an empty batch" } }) : batchRefusal(protocolVersion, "line");
+      void write(`${refusal}\n`);
+      return Buffer.alloc(0);
+    }
+    const ids = new Set<JsonRpcId>();
+    for (const m of messages) if (isObject(m) && typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number")) ids.add(m.id);
+    if (ids.size > 0) pending.push({ ids, answers: [] });
+    return Buffer.from(messages.map((m) => `${JSON.stringify(m)}\n`).join(""));
+  };
+
+  const passLines = (chunk: Buffer, push: (b: Buffer) => void) => {
+    let start = 0;
+    for (let newline = chunk.indexOf(NEWLINE); newline >= 0; newline = chunk.indexOf(NEWLINE, start)) {
+      const line = chunk.subarray(start, newline + 1);
+      start = newline + 1;
+      const first = line.findIndex((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0d);
+      const split = line[first] === OPEN_BRACKET ? batch(line) : undefined;
+      if (split) {
+        if (split.length > 0) push(split);
+        continue;
+      }
+      if (!opened && first >= 0 && line[first] !== NEWLINE) open(line);
+      push(line);
+    }
+    return chunk.subarray(start);
+  };
+
+  const filter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const data = partial.length === 0 ? chunk : Buffer.concat([partial, chunk]);
+      // Lines that do not start with "[" pass on as they are; only what follows the last newline waits.
+      partial = Buffer.from(passLines(data, (b) => this.push(b)));
+      done();
+    },
+    flush(done) {
+      if (partial.length > 0) this.push(partial);
+      done();
+    },
+  });
+  input.pipe(filter);
+  input.once("error", (error) => filter.destroy(error));
+  return { input: filter, answerThrough };
+}
