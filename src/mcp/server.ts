@@ -31,6 +31,8 @@ export interface FactoryOptions {
   authoring: AuthoringOptions;
   /** The runs' ledger lines, for the ledger and timeline resources (none kept when absent). */
   ledgers?: KeptLedgers;
+  /** Called after a server answered tools/list (the transport may load what a first call needs then). */
+  onToolsListed?: () => void;
 }
 
 export function createServerFactory(options: FactoryOptions): McpServerFactory {
@@ -63,7 +65,10 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
         stopListening();
         if (servers.get(session.id) === own) servers.delete(session.id);
       };
-      server.setRequestHandler("tools/list", () => ({ tools: listedTools(options.stepfiles) as never }));
+      server.setRequestHandler("tools/list", () => {
+        options.onToolsListed?.();
+        return { tools: listedTools(options.stepfiles) as never };
+      });
       // A call that starts a run adds the run's resources to the session's list.
       const announceRuns = serveResources(server, session, { registry: options.registry, ledgers, catalog: options.authoring.catalog });
       server.setRequestHandler("tools/call", async (request, ctx) => {
