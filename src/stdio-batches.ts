@@ -84,20 +84,26 @@ export function stdioBatches(input: Readable, stdout: Writable, sdk: { supported
     return Buffer.from(messages.map((m) => `${JSON.stringify(m)}\n`).join(""));
   };
 
+  /** Passes `chunk`'s complete lines on (the plain ones in one piece between batches); returns what follows the last newline. */
   const passLines = (chunk: Buffer, push: (b: Buffer) => void) => {
+    let plainFrom = 0;
     let start = 0;
     for (let newline = chunk.indexOf(NEWLINE); newline >= 0; newline = chunk.indexOf(NEWLINE, start)) {
-      const line = chunk.subarray(start, newline + 1);
+      const lineStart = start;
       start = newline + 1;
-      const first = line.findIndex((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0d);
-      const split = line[first] === OPEN_BRACKET ? batch(line) : undefined;
-      if (split) {
-        if (split.length > 0) push(split);
+      let first = lineStart;
+      while (first < newline && (chunk[first] === 0x20 || chunk[first] === 0x09 || chunk[first] === 0x0d)) first += 1;
+      if (first === newline) continue;
+      const split = chunk[first] === OPEN_BRACKET ? batch(chunk.subarray(lineStart, start)) : undefined;
+      if (!split) {
+        if (!opened) open(chunk.subarray(lineStart, start));
         continue;
       }
-      if (!opened && first >= 0 && line[first] !== NEWLINE) open(line);
-      push(line);
+      if (lineStart > plainFrom) push(chunk.subarray(plainFrom, lineStart));
+      if (split.length > 0) push(split);
+      plainFrom = start;
     }
+    if (start > plainFrom) push(chunk.subarray(plainFrom, start));
     return chunk.subarray(start);
   };
 
