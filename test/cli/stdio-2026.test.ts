@@ -2,7 +2,8 @@
 // built CLI serves that revision on the pipe (no fallback to initialize), with
 // a whole run through it: progress for a mechanical step's calls, a log
 // message for a retried call, an approve gate answered through an
-// input-required result, and the run's ledger as a resource.
+// input-required result, and the run's ledger as a resource. And what the
+// revision does not have: messages outside a request.
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { LOG_LEVEL_META_KEY, type ClientOptions, type LoggingMessageNotification
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { budget, REPLY_MS } from "../support/budget.js";
 import { listenLoopback, type Listening } from "../support/listen.js";
+import { REPO_ROOT } from "../support/paths.js";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
 
 let api: Listening;
@@ -118,5 +120,31 @@ describe("a 2026-07-28 client over stdio", () => {
       expect((read.contents[0] as { text: string }).text).toBe(written);
     },
     budget({ starts: 2, replies: 8 }),
+  );
+});
+
+describe("messages outside a request over stdio", () => {
+  it(
+    "a run abandoned while idle is a log message to a 2025 client; 2026-07-28 has no unprompted messages, so none is sent",
+    async () => {
+      const heard: Record<string, unknown[]> = {};
+      for (const [era, mode] of [
+        ["2025-11-25", "legacy"],
+        ["2026-07-28", { pin: "2026-07-28" }],
+      ] as const) {
+        const stepgate = await spawnStepgate(["--ledger-dir", join(dir, "ledger"), "--run-idle-ms", "300", join(REPO_ROOT, "test", "fixtures", "greet.stepfile.yaml")], {}, { versionNegotiation: { mode } });
+        started.push(stepgate);
+        const messages: unknown[] = (heard[era] = []);
+        stepgate.client.setNotificationHandler("notifications/message", (n) => void messages.push(n.params));
+        const start = await stepgate.client.callTool({ name: "greet", arguments: { name: "Ada" } });
+        expect(start.structuredContent).toMatchObject({ state: "running" });
+        // Well past --run-idle-ms; a request afterwards shows the pipe carried everything sent before it.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await stepgate.client.listTools();
+      }
+      expect(heard["2025-11-25"]).toEqual([expect.objectContaining({ level: "warning", data: expect.stringContaining("abandoned: nobody called it for --run-idle-ms") })]);
+      expect(heard["2026-07-28"]).toEqual([]);
+    },
+    budget({ starts: 2, replies: 6 }),
   );
 });
