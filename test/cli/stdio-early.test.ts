@@ -110,6 +110,17 @@ describe("stdio answers before the SDK loads", () => {
     expect(lines).toHaveLength(2);
   });
 
+  it("serves a 2025 session to a client that probes with server/discover and then falls back to initialize", { timeout: budget({ starts: 1, replies: 4 }) }, async () => {
+    const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "early", version: "0" } };
+    const discover = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope } };
+    const call = { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "greet", arguments: { name: "Ada" } } };
+    const { lines } = await session(line(discover) + line(initialize(2, "2025-11-25")) + line(initialized) + line(toolsList(3)) + line(call), 4);
+    const answers = lines.map((l) => JSON.parse(l) as { id?: number; result?: Record<string, unknown> }).filter((m) => m.id !== undefined);
+    expect(answers.map((m) => m.id)).toEqual([1, 2, 3, 4]);
+    expect(answers[1]!.result).toMatchObject({ protocolVersion: "2025-11-25" });
+    expect(answers[3]!.result).toMatchObject({ structuredContent: { state: "running" } });
+  });
+
   it("exits cleanly when stdin closes before anything, after initialize, or with unanswered requests queued", async () => {
     const none = await session("", 0, { close: true });
     expect(none.lines).toEqual([]);
