@@ -79,9 +79,20 @@ export function stdioBatches(input: Readable, stdout: Writable, sdk: { supported
       return Buffer.alloc(0);
     }
     const ids = new Set<JsonRpcId>();
-    for (const m of messages) if (isObject(m) && typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number")) ids.add(m.id);
-    if (ids.size > 0) pending.push({ ids, answers: [] });
-    return Buffer.from(messages.map((m) => `${JSON.stringify(m)}\n`).join(""));
+    const answers: JSONRPCMessage[] = [];
+    const passed: unknown[] = [];
+    for (const m of messages) {
+      if (!isObject(m) || m.jsonrpc !== "2.0") {
+        // JSON-RPC 2.0 section 6: an element that is not a message gets its own Invalid Request in the answer (the SDK would drop it unanswered).
+        answers.push({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: a batch element that is not a JSON-RPC 2.0 message" } } as unknown as JSONRPCMessage);
+        continue;
+      }
+      passed.push(m);
+      if (typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number")) ids.add(m.id);
+    }
+    if (ids.size > 0) pending.push({ ids, answers });
+    else if (answers.length > 0) void write(`${JSON.stringify(answers)}\n`);
+    return Buffer.from(passed.map((m) => `${JSON.stringify(m)}\n`).join(""));
   };
 
   /** Passes `chunk`'s complete lines on (the plain ones in one piece between batches); returns what follows the last newline. */
