@@ -59,7 +59,7 @@ export function stdioBatches(input: Readable, stdout: Writable, sdk: { supported
     const message = parseJsonObject(line.toString("utf8"));
     if (message?.method !== "initialize" || !isObject(message.params)) return;
     const requested = message.params.protocolVersion;
-    if (typeof requested !== "string" || requested >= "2026") return;
+    if (typeof requested !== "string") return;
     protocolVersion = sdk.supported.includes(requested) ? requested : sdk.latest;
   };
 
