@@ -14,8 +14,10 @@
 // protocol version it accepts as asked, then `tools/list` with no params
 // to honour; `notifications/initialized` is let through. Anything else
 // (another method, a batch, a line that does not parse, unusual params,
-// another revision) ends the early phase: that line and every later one
-// go to the SDK unchanged and in order. At the handover the SDK transport
+// another revision: a 2026-07-28 opening such as `server/discover` too)
+// ends the early phase: that line and every later one go to the SDK
+// unchanged and in order, and the SDK's serveStdio picks the era from them
+// (src/stdio.ts). At the handover the SDK transport
 // reads the initialize request and the notifications again (its
 // initialize answer is dropped: the client has it), so the SDK server
 // holds the client's capabilities (elicitation, ...) exactly as if it had

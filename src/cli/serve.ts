@@ -64,7 +64,7 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
     newRunId: () => randomUUID(),
     // Tools (egress, undici, the MCP client, OpenAPI dereferencing, OAuth) load when the first run starts.
     openToolbox: async (stepfile, ledger, checkInputs, events) => {
-      const [{ openToolbox }, { OAuthGrants }, { addressGuard }] = await Promise.all([import("../tools/toolbox.js"), import("../oauth/grants.js"), import("../egress/address-guard.js")]);
+      const [{ openToolbox }, { OAuthGrants }, { addressGuard }] = await loadTools();
       grants ??= new OAuthGrants();
       // One resolving dispatcher for the process, so connections are shared across runs.
       addresses ??= addressGuard({ allowPrivateHosts: options.allowPrivateHosts });
@@ -73,6 +73,14 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
     ...(options.recordCases ? { observe: caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) } : {}),
   };
   const registry = new RunRegistry(ctx, options.limits.runIdleMs);
+  // What the first tools/call needs, loaded once the client has its tools/list answer and is choosing a call.
+  let preloading = false;
+  const preload = () => {
+    if (preloading) return;
+    preloading = true;
+    // After the answer is written: setImmediate runs once the current I/O (the write) is done.
+    setImmediate(() => void preloadFirstCall(stepfiles));
+  };
   // The MCP SDK loads here, after a stdio client's first answers are written.
   const handover = await answered;
   const { createServerFactory } = await import("../mcp/server.js");
@@ -82,6 +90,7 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
     version: packageVersion(),
     approvalTimeoutMs: options.limits.runIdleMs,
     ledgers: kept,
+    onToolsListed: preload,
     // publicUrl is deliberately left unset: only tests replace the public-https check.
     authoring: {
       catalog: catalogEntries,
@@ -120,14 +129,52 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
     return 0;
   }
   const { serveStdio } = await import("../stdio.js");
-  const { closed, server } = await serveStdio(factory, handover?.handover);
-  // A --watch reload between the early tools/list answer and this server: tell the client as the server would have.
-  if (handover?.listedVersion !== undefined && handover.listedVersion !== stepfiles.version) void server.sendToolListChanged().catch(() => undefined);
+  const { closed } = serveStdio(factory, handover?.handover, {
+    // A --watch reload between the early tools/list answer and this server: tell the client as the server would have.
+    initialized(server) {
+      if (handover?.listedVersion !== undefined && handover.listedVersion !== stepfiles.version) void server.sendToolListChanged().catch(() => undefined);
+    },
+  });
+  // tools/list was answered early, before the SDK loaded: the client is reading it now.
+  if (handover?.listedVersion !== undefined) preload();
   await closed;
   stopWatching();
   ledgers.checkpointOpen();
   await registry.closeAll();
   return 0;
+}
+
+/** The modules opening a run's tools needs (egress, undici, the MCP client, OpenAPI, OAuth): imported when the first run starts, or ahead of it. */
+function loadTools() {
+  return Promise.all([import("../tools/toolbox.js"), import("../oauth/grants.js"), import("../egress/address-guard.js")]);
+}
+
+/**
+ * Loads and builds ahead what a session's first tools/call would otherwise
+ * wait for (170-260 ms on a quiet machine, issue 21): the tool modules, the
+ * MCP SDK's wire schemas (built lazily on first use), the Ajv instance that
+ * checks tool arguments (its meta-schema is compiled on its first schema) and
+ * each served stepfile's inputs schema.
+ * Each step yields to the event loop, so a request that arrives meanwhile
+ * waits for one module at most. A failure here is left for the call itself
+ * to meet and report.
+ */
+async function preloadFirstCall(stepfiles: ServedStepfiles): Promise<void> {
+  try {
+    const [{ remoteSchemas }] = await loadTools();
+    if (stepfiles.list().some((s) => Object.values(s.doc.tools ?? {}).some((tool) => tool.mcp !== undefined))) await import("../tools/mcp-tool.js");
+    await new Promise((resolve) => setImmediate(resolve));
+    (await import("@modelcontextprotocol/server")).preloadSchemas();
+    await new Promise((resolve) => setImmediate(resolve));
+    remoteSchemas.compile({ type: "object" });
+    // A run's inputs are checked first; a plain schema compiles on its first use (src/jsonschema/author-schemas.ts).
+    for (const stepfile of stepfiles.list()) {
+      await new Promise((resolve) => setImmediate(resolve));
+      stepfile.compiled.inputs(undefined);
+    }
+  } catch {
+    // The first call loads the same modules and reports what fails.
+  }
 }
 
 interface EarlyOutcome {

@@ -52,6 +52,14 @@ export interface RunContext {
    * elicitation); `stepgate --test` sets one that answers from the cases file.
    */
   approver?: Approver;
+  /**
+   * How many attempts an agent step gets. `retries` (the default, every live
+   * run): 1 + the step's `retries`, then the run fails with GateFailed.
+   * `unbounded`: a failing attempt always leaves the step waiting for another,
+   * for a caller that itself decides how many attempts there are
+   * (`stepgate --test`, where a cases file lists them).
+   */
+  attemptBudget?: "retries" | "unbounded";
   /** Sees each run's attempts as they happen (`--record-cases`, `--test`); undefined to watch nothing. */
   observe?: (run: { id: string; stepfile: LoadedStepfile; inputs: Record<string, unknown> }) => RunObserver | undefined;
 }

@@ -377,9 +377,9 @@ export class Run {
       this.pass(step, checked);
       return await this.advance();
     }
-    if (this.attempt >= step.attempts) throw new GateFailed(id, failures);
+    if (this.attempt >= step.attempts && this.ctx.attemptBudget !== "unbounded") throw new GateFailed(id, failures);
     this.attempt += 1;
-    return { kind: "retry", run: this.id, state: "running", step: id, failures, attemptsLeft: step.attempts - this.attempt + 1 };
+    return { kind: "retry", run: this.id, state: "running", step: id, failures, attemptsLeft: Math.max(0, step.attempts - this.attempt + 1) };
   }
 
   /** The verdict of a mechanical step, which has one attempt: passed, or GateFailed (thrown). */

@@ -25,7 +25,7 @@ const coreTags = (parseDocument("", { version: "1.2" }).schema.tags as ReadonlyA
 /** Thrown by a resolver `yaml` would have reported an error from: the fast read declines. */
 class Declined extends Error {}
 
-const plainScalars = defineScalarTag("tag:stepgate.dev,2026:yaml-core", {
+const plainScalars = defineScalarTag("!stepgate/plain-scalar", {
   implicit: true,
   // Only read here, never written.
   identify: () => false,

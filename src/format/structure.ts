@@ -27,7 +27,6 @@ function mapOf(value: unknown, keys: unknown = identifier) {
 
 export const stepfileStructure = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
-  $id: "https://stepgate.dev/schema/stepfile-1.json",
   title: "Stepgate stepfile, format 1",
   ...closed(
     {

@@ -5,6 +5,7 @@ import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from "@
 import { jsonRpcErrorBody, JsonRpcCode } from "../../middleware/json-rpc-error.js";
 import type { McpServerFactory } from "../mcp/factory-types.js";
 import { newSession, type Session } from "../session.js";
+import { refuseBatch } from "./batch-refusal.js";
 import { answerHeld, releaseOnEnd } from "./release-on-end.js";
 import type { EndReason, SessionStore } from "./sessions.js";
 
@@ -23,6 +24,8 @@ interface LegacyEntry {
   readonly kind: typeof LEGACY_SESSION;
   readonly session: Session;
   readonly transport: WebStandardStreamableHTTPServerTransport;
+  /** The protocol version the session's initialize negotiated. */
+  protocolVersion(): string | undefined;
   close(reason: EndReason): Promise<void>;
 }
 
@@ -60,6 +63,7 @@ export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
       kind: LEGACY_SESSION,
       session,
       transport,
+      protocolVersion: () => server.getNegotiatedProtocolVersion(),
       async close() {
         if (closed) return;
         closed = true;
@@ -108,6 +112,8 @@ export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
     }
     // A GET stream is not held: an attached stream alone does not keep a session alive.
     if (request.method === "GET") return found.transport.handleRequest(request);
+    const refused = refuseBatch(parsedBody, found.protocolVersion());
+    if (refused) return refused;
     return answerHeld(sessions.hold(id), () => found.transport.handleRequest(request, { parsedBody }));
   };
 }

@@ -11,15 +11,23 @@
 // On a client that cannot be asked, runs of stepfiles with approve gates fail
 // preflight (item `approval`).
 import { randomBytes } from "node:crypto";
-import { createRequestStateCodec, inputRequired, inputResponse, type InputRequiredResult, type RequestStateCodec, type Server, type ServerContext } from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, createRequestStateCodec, inputRequired, inputResponse, type InputRequiredResult, PROTOCOL_VERSION_META_KEY, type RequestStateCodec, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "../engine/context.js";
 import type { ApprovalAnswers } from "../engine/approval-wait.js";
 import { hashJson } from "../format/identity.js";
 
-export function elicitationApprover(server: Server, timeoutMs: number): Approver | undefined {
-  const capabilities = server.getClientCapabilities();
+/**
+ * The approver for the run a tools/call starts. On 2026-07-28 the client's
+ * capabilities come with each request (its `_meta` envelope, which `ctx`
+ * carries), on a 2025 session from initialize: read per request, so one
+ * server pinned to a 2026-07-28 stdio connection sees what each call declares.
+ */
+export function elicitationApprover(server: Server, ctx: ServerContext, timeoutMs: number): Approver | undefined {
+  // (The SDK types the envelope as {}; these are the two keys 2026-07-28 requires of it.)
+  const envelope = ctx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities; [PROTOCOL_VERSION_META_KEY]?: string } | undefined;
+  const capabilities = envelope ? envelope[CLIENT_CAPABILITIES_META_KEY] : server.getClientCapabilities();
   if (!capabilities?.elicitation) return undefined;
-  if (server.getNegotiatedProtocolVersion() === "2026-07-28") return { kind: "between-calls" };
+  if ((envelope ? envelope[PROTOCOL_VERSION_META_KEY] : server.getNegotiatedProtocolVersion()) === "2026-07-28") return { kind: "between-calls" };
   return {
     kind: "ask",
     async approve(request) {

@@ -7,8 +7,9 @@
 // Within a request, ctx.mcpReq.log honours the level the client chose: with
 // `logging/setLevel` on the 2025-11-25 protocol (the SDK keeps it per
 // session), or the level in each request's `_meta` on 2026-07-28. Outside a
-// request (an idle run abandoned, a reload), the session's server sends it
-// unprompted, filtered by the session's setLevel.
+// request (an idle run abandoned, a reload), a 2025 session's server sends it
+// unprompted, filtered by the session's setLevel; 2026-07-28 sends nothing
+// outside a request, so those messages are not sent there.
 import type { LoggingLevel, Server, ServerContext } from "@modelcontextprotocol/server";
 import type { RunEvent, RunEvents } from "../engine/events.js";
 import type { Abandoned } from "../engine/registry.js";
@@ -30,6 +31,8 @@ export function requestLogger(ctx: ServerContext): RunEvents {
 /** A message to the session's client outside any request. A closed or stateless server cannot send one; that is not an error. */
 export function logToSession(server: Server, level: LoggingLevel, text: string): void {
   if (!server.transport) return;
+  // 2026-07-28 has no messages outside a request (a stdio connection pinned to it keeps its server).
+  if (server.getNegotiatedProtocolVersion() === "2026-07-28") return;
   void server.sendLoggingMessage({ level, logger: LOGGER, data: text }, server.transport.sessionId).catch(() => undefined);
 }
 

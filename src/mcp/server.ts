@@ -2,7 +2,7 @@
 // a tool, stepgate_call and stepgate_submit, which drive runs, and the
 // authoring tools. It knows nothing of stdio or HTTP; it hands each
 // session's requests to the engine or to src/authoring.
-import { Server, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, Server, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { Authoring, AuthoringAnswer, AuthoringOptions } from "../authoring/index.js";
 import { isAuthoringTool } from "../authoring/definitions.js";
 import { StepgateError } from "../errors.js";
@@ -31,6 +31,8 @@ export interface FactoryOptions {
   authoring: AuthoringOptions;
   /** The runs' ledger lines, for the ledger and timeline resources (none kept when absent). */
   ledgers?: KeptLedgers;
+  /** Called after a server answered tools/list (the transport may load what a first call needs then). */
+  onToolsListed?: () => void;
 }
 
 export function createServerFactory(options: FactoryOptions): McpServerFactory {
@@ -63,7 +65,10 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
         stopListening();
         if (servers.get(session.id) === own) servers.delete(session.id);
       };
-      server.setRequestHandler("tools/list", () => ({ tools: listedTools(options.stepfiles) as never }));
+      server.setRequestHandler("tools/list", () => {
+        options.onToolsListed?.();
+        return { tools: listedTools(options.stepfiles) as never };
+      });
       // A call that starts a run adds the run's resources to the session's list.
       const announceRuns = serveResources(server, session, { registry: options.registry, ledgers, catalog: options.authoring.catalog });
       server.setRequestHandler("tools/call", async (request, ctx) => {
@@ -102,14 +107,14 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
     };
     const entry = options.stepfiles.byId(name);
     if (entry?.unreadable) return renderReply({ kind: "failed", run: "", state: "failed", error: entry.unreadable });
-    if (entry) return (await answerStart(args)) ?? respond(await options.registry.start(entry.loaded, args, session, elicitationApprover(server, options.approvalTimeoutMs), events));
+    if (entry) return (await answerStart(args)) ?? respond(await options.registry.start(entry.loaded, args, session, elicitationApprover(server, ctx, options.approvalTimeoutMs), events));
     if (isAuthoringTool(name)) {
       if (name === "stepgate_try") {
         const resumed = await answerStart(args.inputs ?? {});
         if (resumed) return resumed;
       }
       try {
-        return await renderAuthoring(await (await authoringTools()).call(name, args, { registry: options.registry, session, approver: () => elicitationApprover(server, options.approvalTimeoutMs), events }), respond);
+        return await renderAuthoring(await (await authoringTools()).call(name, args, { registry: options.registry, session, approver: () => elicitationApprover(server, ctx, options.approvalTimeoutMs), events }), respond);
       } catch (error) {
         if (!(error instanceof StepgateError)) throw error;
         // stepgate_try failing before its run starts reads like any run that failed to start.
@@ -130,7 +135,12 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
       const answers = repeated?.run === run ? repeated.answers : undefined;
       return respond(await options.registry.submit(run, session, args.output, answers, events));
     }
-    return usage(`unknown tool ${name}`);
+    // A name this server does not list is a protocol error, not a tool
+    // result: MCP 2025-11-25, server/tools "Error Handling", lists "Unknown
+    // tools" under Protocol Errors, with the example error -32602 (Invalid
+    // params) "Unknown tool: ..."; 2024-11-05, 2025-03-26 and 2025-06-18 say
+    // the same and no revision says otherwise, so every era gets it.
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
   }
 }
 

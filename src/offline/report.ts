@@ -23,5 +23,6 @@ function entryLines(entry: EntryResult): string[] {
   // The diagnoses show why the engine decided as it did, which is what an author needs when a verdict differs.
   if (entry.problems.length > 0) for (const f of entry.failures ?? []) lines.push(`       ${f.gate}: ${f.diagnosis}`);
   if (entry.skipped.length > 0) lines.push(`       skipped offline: ${entry.skipped.join(", ")}`);
+  if (entry.note) lines.push(`       note: ${entry.note}`);
   return lines;
 }

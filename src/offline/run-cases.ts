@@ -3,6 +3,12 @@
 // entries replay their calls through the engine's own call path, then submit
 // the output; mechanical entries are checked as the engine runs the step.
 // The verdicts are the engine's, so no second gate evaluator exists.
+//
+// A step's entries are its attempts, as many as the author lists (format
+// section 9: "a case may list more attempts for a step than its retries
+// allow"; cases test gates, not the live attempt budget): the runs here have
+// an unbounded attempt budget, and an entry past the step's retries gets a
+// note in the report, not a difference.
 import type { GateFailure, StepgateError } from "../errors.js";
 import { jsonEqual } from "../expr/index.js";
 import type { LoadedStepfile } from "../loader/load.js";
@@ -32,6 +38,8 @@ export interface EntryResult {
   problems: string[];
   /** Gates of this step not checked offline (their verdict is the recorded one), as `<id> (<kind>)`. */
   skipped: string[];
+  /** Worth knowing but not a difference: the entry is an attempt past the step's `retries`. */
+  note?: string;
 }
 
 export interface CaseResult {
@@ -60,14 +68,20 @@ async function runCase(stepfile: LoadedStepfile, c: Case, limits: Limits): Promi
   const toolbox = await ReplayToolbox.open(stepfile);
   const results: EntryResult[] = [];
   let next = 0;
-  let current: { entry: CaseEntry; index: number } | undefined;
+  let current: { entry: CaseEntry; index: number; note?: string } | undefined;
   let stopped: string | undefined;
+  /** Entries begun per step: its attempts so far. */
+  const attempts = new Map<string, number>();
 
   const begin = (entry: CaseEntry) => {
-    current = { entry, index: next };
+    const attempt = (attempts.get(entry.step) ?? 0) + 1;
+    attempts.set(entry.step, attempt);
+    const note = pastRetries(stepfile, entry.step, attempt);
+    current = { entry, index: next, ...(note ? { note } : {}) };
     next += 1;
     toolbox.judging(entry.expect);
   };
+  const withNote = (result: EntryResult): EntryResult => (current?.note ? { ...result, note: current.note } : result);
   const observer: RunObserver = {
     // The engine runs mechanical steps on its own, inside start or submit,
     // so their entries are taken here, as each one begins.
@@ -84,7 +98,7 @@ async function runCase(stepfile: LoadedStepfile, c: Case, limits: Limits): Promi
     },
     attempt(attempt) {
       if (!current) return;
-      results.push(judge(stepfile, current.entry, current.index, attempt, toolbox));
+      results.push(withNote(judge(stepfile, current.entry, current.index, attempt, toolbox)));
       current = undefined;
     },
   };
@@ -100,6 +114,8 @@ async function runCase(stepfile: LoadedStepfile, c: Case, limits: Limits): Promi
     },
     // Verifiers (toolbox.verify) and approvals answer from the entry being judged.
     approver: toolbox.approver,
+    // The file says how many attempts there are.
+    attemptBudget: "unbounded",
     observe: () => observer,
   };
 
@@ -107,7 +123,7 @@ async function runCase(stepfile: LoadedStepfile, c: Case, limits: Limits): Promi
   const unfinished = (reply: Reply) => {
     if (!current) return;
     const reason = toolbox.mismatch ?? (reply.kind === "failed" ? describeError(reply.error) : "the attempt got no verdict");
-    results.push({ ...entryBase(stepfile, current.entry, current.index), problems: [reason] });
+    results.push(withNote({ ...entryBase(stepfile, current.entry, current.index), problems: [reason] }));
     current = undefined;
   };
 
@@ -132,7 +148,7 @@ async function runCase(stepfile: LoadedStepfile, c: Case, limits: Limits): Promi
       reply = await run.call(call.tool, call.arguments);
       if (toolbox.unused().length > 0 || reply.kind === "failed") {
         const why = reply.kind === "call" ? reply.text : reply.kind === "failed" ? describeError(reply.error) : reply.kind;
-        results.push({ ...entryBase(stepfile, entry, next - 1), problems: [`call ${i + 1} (${call.tool}) did not reach the tool: ${why}`] });
+        results.push(withNote({ ...entryBase(stepfile, entry, next - 1), problems: [`call ${i + 1} (${call.tool}) did not reach the tool: ${why}`] }));
         current = undefined;
         break;
       }
@@ -147,6 +163,13 @@ async function runCase(stepfile: LoadedStepfile, c: Case, limits: Limits): Promi
   if (stopped === undefined && next < c.steps.length) stopped = `${c.steps.length - next} later entr${c.steps.length - next === 1 ? "y was" : "ies were"} not run`;
   await run.abandon("server_closed");
   return { name: c.name, ...(c.line !== undefined ? { line: c.line } : {}), entries: results, ...(stopped !== undefined ? { stopped } : {}), ok: !differs && stopped === undefined };
+}
+
+/** The note for attempt `attempt` of `step` when a live run would not have made it. */
+function pastRetries(stepfile: LoadedStepfile, step: string, attempt: number): string | undefined {
+  const allowed = stepfile.compiled.steps.find((s) => s.def.id === step)?.attempts;
+  if (allowed === undefined || attempt <= allowed) return undefined;
+  return `attempt ${attempt} of step ${step}, which allows ${allowed} (retries: ${allowed - 1}); a live run would have failed after attempt ${allowed}`;
 }
 
 /** The agent step a reply leaves the run waiting at. */

@@ -17,7 +17,6 @@ import { missingCredentialHint } from "../oauth/variables.js";
 import type { Limits } from "../limits.js";
 import { fillSettings, readSettings } from "./settings.js";
 import { openOpenApiTool } from "./openapi-tool.js";
-import { openMcpTool } from "./mcp-tool.js";
 import { callVerifier } from "./verifier.js";
 import type { RunEvents } from "../engine/events.js";
 
@@ -135,7 +134,8 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerWriter
       }
       const opened = def.openapi
         ? await openOpenApiTool(id, def.openapi, exposes, credential, policy(onRetry))
-        : await openMcpTool(id, def.mcp!.url, exposes, credential, policy(onRetry));
+        : // The MCP client (a second copy of the SDK's schemas) loads only for stepfiles with MCP tools.
+          await (await import("./mcp-tool.js")).openMcpTool(id, def.mcp!.url, exposes, credential, policy(onRetry));
       closers.push(opened.close);
       events?.({ kind: "preflight", item: `tool ${id}`, n: closers.length, total: opening });
       for (const [name, op] of opened.operations) {

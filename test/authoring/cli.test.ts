@@ -62,7 +62,7 @@ describe("authoring through the CLI", () => {
     const guide = await call("stepgate_guide");
     expect(guide.content[0]!.text).toContain("stepgate_outline");
     expect((guide.structuredContent.workflow as string[]).map((s) => s.split(":")[0])).toEqual(["outline", "inspect_api", "write", "validate", "try", "test", "save"]);
-    expect(guide.structuredContent.schema).toMatchObject({ $id: "https://stepgate.dev/schema/stepfile-1.json" });
+    expect(guide.structuredContent.schema).toMatchObject({ title: "Stepgate stepfile, format 1" });
   });
 
   it("lists the catalog and reads one entry", async () => {

@@ -13,7 +13,7 @@ describe("stepgate_guide", () => {
     expect(JSON.parse(JSON.stringify(g.schema))).toEqual(JSON.parse(readFileSync(new URL("../../schema/stepfile.schema.json", import.meta.url), "utf8")));
     expect(g.workflow.map((s) => s.split(":")[0])).toEqual(["outline", "inspect_api", "write", "validate", "try", "test", "save"]);
     for (const word of ["produces", "gates", "mechanical", "exposes", "--draft-credential", "schema_sha256"]) expect(g.format).toContain(word);
-    expect(guideText(g)).toContain('"$id": "https://stepgate.dev/schema/stepfile-1.json"');
+    expect(guideText(g)).toContain('"title": "Stepgate stepfile, format 1"');
   });
 });
 

@@ -98,6 +98,29 @@ describe("stdio answers before the SDK loads", () => {
     expect(batch.lines.some((l) => l.includes('"protocolVersion"'))).toBe(false);
   });
 
+  it("leaves a 2026-07-28 opening to the SDK, which serves that revision (server/discover, then requests with the _meta envelope)", { timeout: budget({ starts: 1, replies: 2 }) }, async () => {
+    const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "early", version: "0" } };
+    const discover = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope } };
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: envelope } };
+    const { lines } = await session(line(discover) + line(list), 2);
+    const [discovered, listed] = lines.map((l) => JSON.parse(l) as { id: number; result?: Record<string, unknown> });
+    expect(discovered).toMatchObject({ id: 1, result: { supportedVersions: expect.arrayContaining(["2026-07-28"]), capabilities: { tools: {}, logging: {} } } });
+    expect(listed!.id).toBe(2);
+    expect((listed!.result!.tools as Array<{ name: string }>).map((t) => t.name)).toContain("greet");
+    expect(lines).toHaveLength(2);
+  });
+
+  it("serves a 2025 session to a client that probes with server/discover and then falls back to initialize", { timeout: budget({ starts: 1, replies: 4 }) }, async () => {
+    const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "early", version: "0" } };
+    const discover = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope } };
+    const call = { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "greet", arguments: { name: "Ada" } } };
+    const { lines } = await session(line(discover) + line(initialize(2, "2025-11-25")) + line(initialized) + line(toolsList(3)) + line(call), 4);
+    const answers = lines.map((l) => JSON.parse(l) as { id?: number; result?: Record<string, unknown> }).filter((m) => m.id !== undefined);
+    expect(answers.map((m) => m.id)).toEqual([1, 2, 3, 4]);
+    expect(answers[1]!.result).toMatchObject({ protocolVersion: "2025-11-25" });
+    expect(answers[3]!.result).toMatchObject({ structuredContent: { state: "running" } });
+  });
+
   it("exits cleanly when stdin closes before anything, after initialize, or with unanswered requests queued", async () => {
     const none = await session("", 0, { close: true });
     expect(none.lines).toEqual([]);

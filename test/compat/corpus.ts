@@ -42,7 +42,7 @@ export interface CorpusEntry {
   dir: string;
   stepfile: string;
   cases: string;
-  doc: { id: string; settings?: Record<string, unknown>; steps: Array<{ id: string; do?: unknown }> };
+  doc: { id: string; settings?: Record<string, unknown>; steps: Array<{ id: string; do?: unknown; retries?: number }> };
   parsedCases: { cases: CaseText[] };
   /** Routes of the loopback API, when the stepfile calls one. */
   routes?: ApiRoute[];
@@ -118,4 +118,20 @@ export function settingsEnv(entry: CorpusEntry, port: number): Record<string, st
 
 export function mechanicalSteps(entry: CorpusEntry): Set<string> {
   return new Set(entry.doc.steps.filter((s) => s.do !== undefined).map((s) => s.id));
+}
+
+/**
+ * The entries of `kase` a live run plays: all of them, unless the case lists
+ * more attempts for a step than its `retries` allow (which `--test` evaluates,
+ * with a note). A live run fails at the last attempt it has, so it stops there.
+ */
+export function liveEntries(entry: CorpusEntry, kase: CaseText): CaseEntryText[] {
+  const made = new Map<string, number>();
+  for (const [index, step] of kase.steps.entries()) {
+    const attempt = (made.get(step.step) ?? 0) + 1;
+    made.set(step.step, attempt);
+    const allowed = 1 + (entry.doc.steps.find((s) => s.id === step.step)?.retries ?? 0);
+    if (attempt === allowed && step.expect !== "pass") return kase.steps.slice(0, index + 1);
+  }
+  return kase.steps;
 }

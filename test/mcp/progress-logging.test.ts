@@ -125,16 +125,28 @@ async function exercise(client: Client, messages: LoggingMessageNotification["pa
 }
 
 describe("progress and logging over stdio", () => {
-  let stepgate: SpawnedStepgate;
-  afterAll(() => stepgate?.close());
+  const started: SpawnedStepgate[] = [];
+  afterAll(() => Promise.all(started.map((s) => s.close())));
 
   it(
     "a client with a progress token sees each call of a 10-item each; logging/setLevel filters log messages",
     async () => {
-      stepgate = await spawnStepgate(["--ledger-dir", join(dir, "stdio-ledger"), stepfile], { CATALOGUE_API_KEY: SECRET });
+      const stepgate = await spawnStepgate(["--ledger-dir", join(dir, "stdio-ledger"), stepfile], { CATALOGUE_API_KEY: SECRET });
+      started.push(stepgate);
       const messages = listen(stepgate.client);
       expect(stepgate.client.getServerCapabilities()?.logging).toEqual({});
       await exercise(stepgate.client, messages, setLevel(stepgate.client));
+    },
+    budget({ starts: 1, replies: 6 }),
+  );
+
+  it(
+    "2026-07-28 (a client pinned to it, so no fallback): the same progress; the level in each request's _meta filters log messages",
+    async () => {
+      const stepgate = await spawnStepgate(["--ledger-dir", join(dir, "stdio-ledger"), stepfile], { CATALOGUE_API_KEY: SECRET }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      started.push(stepgate);
+      expect(stepgate.client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      await exercise(stepgate.client, listen(stepgate.client), levelInMeta);
     },
     budget({ starts: 1, replies: 6 }),
   );

@@ -72,11 +72,39 @@ describe("the packed package", () => {
 
   it("carries the metadata a registry page shows, and no build in any install-time script", async () => {
     const manifest = JSON.parse(await readFile(join(dir, "project", "node_modules", "stepgate", "package.json"), "utf8")) as Record<string, unknown> & { scripts?: Record<string, string> };
-    for (const field of ["license", "repository", "homepage", "bugs", "keywords", "engines", "bin"]) expect(manifest, field).toHaveProperty(field);
+    for (const field of ["license", "keywords", "engines", "bin"]) expect(manifest, field).toHaveProperty(field);
+    // Stepgate has no home of its own yet: a repository, homepage or issue
+    // tracker here would name another project's as ours (issue 21).
+    for (const field of ["repository", "homepage", "bugs"]) expect(manifest, field).not.toHaveProperty(field);
     // npm runs these for a tarball or registry install; none may need the clone's build tools.
     for (const hook of ["preinstall", "install", "postinstall"]) expect(manifest.scripts?.[hook], hook).toBeUndefined();
   });
 });
+
+describe("what the package names as its own", () => {
+  it("names no host and no code repository as Stepgate's", async () => {
+    const root = join(dir, "project", "node_modules", "stepgate");
+    const found: string[] = [];
+    for (const { path } of packed) {
+      const text = await readFile(join(root, path), "utf8");
+      for (const pattern of NAMES_A_HOME) for (const match of text.matchAll(pattern)) found.push(`${path}: ${match[0]}`);
+    }
+    expect(found).toEqual([]);
+  });
+});
+
+/**
+ * What would claim a home for Stepgate: a URL, tag URI or email address whose
+ * host is a stepgate domain, or a code host's or registry's page for a
+ * stepgate project. A user's own host in a catalog entry
+ * (`https://{policy-host}/stepgate/check`) is not one.
+ */
+const NAMES_A_HOME = [
+  /\b[a-z][a-z0-9+.-]*:\/\/(?:[^\s/"'<>@]*@)?[^\s/"'<>:]*stepgate[^\s/"'<>:]*\.[a-z]{2,}\b/gi,
+  /\btag:[^\s,"']*stepgate[^\s,"']*,/gi,
+  /\b[\w.+-]+@[^\s"'<>]*stepgate[^\s"'<>]*\.[a-z]{2,}\b/gi,
+  /\b(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|sr\.ht|npmjs\.com)\/[^\s"'<>]*stepgate/gi,
+];
 
 describe("stepgate installed from the tarball", () => {
   const run = (...args: string[]) => exec(installed, args, { cwd: dir, timeout: PROCESS_START_MS });

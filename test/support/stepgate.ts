@@ -1,6 +1,6 @@
 // Starts the built CLI over stdio and connects the SDK's own client to it,
 // so integration tests drive Stepgate exactly as a desktop client would.
-import { Client } from "@modelcontextprotocol/client";
+import { Client, type ClientOptions } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { PROCESS_START_MS } from "./budget.js";
 import { stepgateBin } from "./paths.js";
@@ -15,9 +15,10 @@ export interface SpawnedStepgate {
 /**
  * `env` is added to a minimal inherited environment (PATH, HOME, ...), never
  * the test process's whole environment, so a stray credential variable in the
- * developer's shell cannot change what a test sees.
+ * developer's shell cannot change what a test sees. `clientOptions` are the
+ * SDK client's (a 2026-07-28 client: `versionNegotiation: { mode: { pin: "2026-07-28" } }`).
  */
-export async function spawnStepgate(args: readonly string[], env: Record<string, string> = {}): Promise<SpawnedStepgate> {
+export async function spawnStepgate(args: readonly string[], env: Record<string, string> = {}, clientOptions?: ClientOptions): Promise<SpawnedStepgate> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [stepgateBin(), ...args],
@@ -27,7 +28,7 @@ export async function spawnStepgate(args: readonly string[], env: Record<string,
   const chunks: string[] = [];
   // The stream exists before start(), so nothing printed while loading is lost.
   transport.stderr?.on("data", (chunk: Buffer | string) => chunks.push(chunk.toString()));
-  const client = new Client({ name: "stepgate-tests", version: "0.0.0" });
+  const client = new Client({ name: "stepgate-tests", version: "0.0.0" }, clientOptions);
   try {
     await client.connect(transport, { timeout: PROCESS_START_MS });
   } catch (error) {

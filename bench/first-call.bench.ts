@@ -1,0 +1,146 @@
+// The first tools/call of a stdio session against a later one (issue 21):
+// a client starts the built CLI, reads tools/list, pauses as a client does
+// before its first call (a model choosing a tool), then starts a run and
+// makes a stepgate_call; then starts a second run and calls again. The
+// later calls are the floor the first ones are set against; the time to the
+// first tools/list answer is set against a bare `node -e 0`, so loading
+// ahead cannot hide a slower start. Run with
+//   node --import tsx bench/first-call.bench.ts [--quick]
+// It prints a markdown section; nothing here is a timed assertion.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { machineLine, median, ms, percentile, quick, timedNode, verdict } from "./support.js";
+
+const root = resolve(import.meta.dirname, "..");
+const bin = join(root, "bin", "stepgate.js");
+const sessions = quick ? 1 : 10;
+/**
+ * How long the client waits after tools/list before its first call: a
+ * model choosing a tool takes a second or more; a script may call at once.
+ */
+const PAUSE_MS = quick ? 100 : 1000;
+
+const BODY = JSON.stringify({ id: "K-1", name: "an item" });
+const api = createServer((_req, res) => void res.writeHead(200, { "content-type": "application/json" }).end(BODY));
+await new Promise<void>((done) => api.listen(0, "127.0.0.1", done));
+const origin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+
+const dir = mkdtempSync(join(tmpdir(), "stepgate-first-call-"));
+const stepfile = join(dir, "first-call.stepfile.yaml");
+writeFileSync(
+  stepfile,
+  `stepgate: "1"
+id: first-call
+description: One step that may call one loopback operation, for the first-call bench.
+inputs: { type: object, properties: {} }
+tools:
+  api:
+    openapi:
+      server: "${origin}"
+      document:
+        openapi: 3.1.0
+        info: { title: Items, version: "1" }
+        paths:
+          /item:
+            get:
+              operationId: getItem
+              responses: { "200": { description: an item } }
+    exposes: [getItem]
+steps:
+  - id: look
+    tools: [getItem]
+    instructions: Look the item up.
+    produces: { type: object }
+    gates: [{ id: any, schema: { type: object } }]
+`,
+);
+
+interface Sample {
+  toolsList: number;
+  firstStart: number;
+  firstCall: number;
+  laterStart: number;
+  laterCall: number;
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
+  const started = performance.now();
+  const value = await work();
+  return [performance.now() - started, value];
+}
+
+async function session(pauseMs: number): Promise<Sample> {
+  const spawned = performance.now();
+  const client = new Client({ name: "first-call-bench", version: "1.0.0" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", join(dir, "ledgers"), stepfile], stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (d) => (stderr += String(d)));
+  try {
+    await client.connect(transport);
+    await client.listTools();
+    const toolsList = performance.now() - spawned;
+    await sleep(pauseMs);
+    const start = async () => {
+      const reply = await client.callTool({ name: "first-call", arguments: {} });
+      const run = (reply.structuredContent as { run?: string; state?: string }).run;
+      if (typeof run !== "string" || (reply.structuredContent as { state?: string }).state !== "running") throw new Error(`the run did not start: ${JSON.stringify(reply).slice(0, 300)}`);
+      return run;
+    };
+    const call = async (run: string) => {
+      const reply = await client.callTool({ name: "stepgate_call", arguments: { run, operation: "getItem", arguments: {} } });
+      if (reply.isError) throw new Error(`stepgate_call failed: ${JSON.stringify(reply).slice(0, 300)}`);
+    };
+    const [firstStart, first] = await timed(start);
+    const [firstCall] = await timed(() => call(first));
+    const [laterStart, later] = await timed(start);
+    const [laterCall] = await timed(() => call(later));
+    return { toolsList, firstStart, firstCall, laterStart, laterCall };
+  } catch (error) {
+    throw new Error(`${(error as Error).message}${stderr ? `\nstderr: ${stderr}` : ""}`, { cause: error });
+  } finally {
+    await client.close();
+  }
+}
+
+try {
+  const samples: Sample[] = [];
+  const atOnce: Sample[] = [];
+  const bare: number[] = [];
+  for (let i = 0; i < sessions; i++) {
+    bare.push(await timedNode(["-e", "0"]));
+    samples.push(await session(PAUSE_MS));
+    atOnce.push(await session(0));
+  }
+  const col = (key: keyof Sample, from = samples) => from.map((s) => s[key]);
+  const row = (name: string, values: number[], floor: number[] | undefined, target: string) =>
+    `| ${name} | ${values.length} | ${ms(median(values))} | ${ms(percentile(values, 90))} | ${floor ? `${(median(values) / median(floor)).toFixed(2)}x` : "-"} | ${target} |`;
+  const startRatio = median(col("firstStart")) / median(col("laterStart"));
+  const callRatio = median(col("firstCall")) / median(col("laterCall"));
+
+  console.log("## stdio: the first tools/call of a session against a later one\n");
+  console.log(
+    `Method: ${sessions} sessions of the built CLI over stdio (\`node bin/stepgate.js --ledger-dir <tmp> first-call.stepfile.yaml\`, one OpenAPI operation on a node:http API on 127.0.0.1), each driven by the MCP SDK's client: initialize and tools/list (timed from spawn, against a bare \`node -e 0\` spawned just before), a ${PAUSE_MS} ms pause as a client takes before its first call (and, in a second session each time, no pause), then a tools/call that starts a run (preflight opens the run's tools) and a stepgate_call of the operation; then a second run and call, the floor for the first ones. Medians over the sessions.\n`,
+  );
+  console.log(machineLine() + "\n");
+  console.log("| measurement | samples | median ms | p90 ms | against the floor | target |");
+  console.log("|---|---:|---:|---:|---:|---|");
+  console.log(row("node -e 0 (the floor for tools/list)", bare, undefined, "-"));
+  console.log(row("spawn to first tools/list answer", col("toolsList"), bare, "no slower than before the preload"));
+  console.log(row("later tools/call starting a run (the floor)", col("laterStart"), undefined, "-"));
+  console.log(row("first tools/call starting a run", col("firstStart"), col("laterStart"), verdict(startRatio <= 2, "<= 2x the later one")));
+  console.log(row("later stepgate_call (the floor)", col("laterCall"), undefined, "-"));
+  console.log(row("first stepgate_call", col("firstCall"), col("laterCall"), verdict(callRatio <= 2, "<= 2x the later one")));
+  console.log(row("first tools/call starting a run, sent at once after tools/list", col("firstStart", atOnce), col("laterStart", atOnce), "- (what is still loading)"));
+  console.log(
+    `\nInterpretation: with a ${PAUSE_MS} ms pause after tools/list, the first run of a session starts in ${ms(median(col("firstStart")))} ms against ${ms(median(col("laterStart")))} ms for a later one (${startRatio.toFixed(2)}x), and its first stepgate_call takes ${ms(median(col("firstCall")))} ms against ${ms(median(col("laterCall")))} ms (${callRatio.toFixed(2)}x). A client that calls at once after tools/list waits for the MCP SDK, which loads only after the early answers, and for what is preloaded after it: ${ms(median(col("firstStart", atOnce)))} ms.`,
+  );
+} finally {
+  api.close();
+  rmSync(dir, { recursive: true, force: true });
+}
