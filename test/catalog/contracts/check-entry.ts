@@ -251,7 +251,7 @@ function literalProblems(value: unknown, schema: Schema, provider: Provider, des
   }
   if (typeof value === "string" && typeof schema.maxLength === "number" && value.length > schema.maxLength) problems.push(`is longer than ${provider.source}'s maxLength ${schema.maxLength}`);
   if (isObject(value) && !isExpression(value) && isObject(schema.properties)) {
-    for (const [name, sub] of Object.entries(value)) {
+    for (const name of Object.keys(value)) {
       if (!(name in schema.properties) && !isObject(schema.additionalProperties)) problems.push(`has field ${name}, which ${provider.source} does not list`);
     }
   }
