@@ -97,13 +97,24 @@ function exampleText(e: OperatorReference["example"]): string {
   return `${code(e.expression)}${e.data ? ` with ${code(e.data)}` : ""} gives ${code(e.gives)}`;
 }
 
-/** Markdown: the notes, then one table row per operator. The same text goes into the guide and into docs/stepfile.md. */
-export function expressionReferenceMarkdown(): string {
+/** JSONLogic's own operators come first in the reference; Stepgate's, from `results` on, after them (format section 6). */
+const FIRST_STEPGATE = OPERATOR_REFERENCE.findIndex((o) => o.name === "results");
+
+/** Stepgate's operators, beyond JSONLogic's. */
+export const STEPGATE_OPERATORS: readonly string[] = OPERATOR_REFERENCE.slice(FIRST_STEPGATE).map((o) => o.name);
+
+/**
+ * Markdown: the notes, then one table row per operator. The whole is what
+ * docs/stepfile.md holds; the guide serves it in two sections, each a reply
+ * of its own: the notes with JSONLogic's operators, and Stepgate's operators.
+ */
+export function expressionReferenceMarkdown(part: "all" | "jsonlogic" | "stepgate" = "all"): string {
   const cell = (text: string) => text.replace(/\|/g, "\\|");
   const lines: string[] = [];
-  for (const note of EXPRESSION_NOTES) lines.push(`**${note.title}.** ${note.text}`, "");
+  if (part !== "stepgate") for (const note of EXPRESSION_NOTES) lines.push(`**${note.title}.** ${note.text}`, "");
   lines.push("| Operator | Arguments | Result | Example | Diagnosis (as a predicate, without explain) |", "|---|---|---|---|---|");
-  for (const op of OPERATOR_REFERENCE) lines.push(`| \`${cell(op.name)}\` | ${cell(op.signature)} | ${cell(op.result)} | ${cell(exampleText(op.example))} | ${cell(op.diagnosis)} |`);
+  const ops = part === "all" ? OPERATOR_REFERENCE : part === "jsonlogic" ? OPERATOR_REFERENCE.slice(0, FIRST_STEPGATE) : OPERATOR_REFERENCE.slice(FIRST_STEPGATE);
+  for (const op of ops) lines.push(`| \`${cell(op.name)}\` | ${cell(op.signature)} | ${cell(op.result)} | ${cell(exampleText(op.example))} | ${cell(op.diagnosis)} |`);
   return `${lines.join("\n")}\n`;
 }
 

@@ -5,26 +5,12 @@
 // is a warning with line:column that says what to write instead; the file
 // still loads. The fixture is a small library API described as real API
 // documents are (OpenAPI 3.1, inline, objects without additionalProperties).
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadStepfileText } from "../../src/loader/load.js";
-
-const FIXTURE = new URL("../fixtures/contract/lend-books.stepfile.yaml", import.meta.url);
-const CORRECT = readFileSync(FIXTURE, "utf8");
-
-/** The fixture with one change: `from` (which must occur exactly once) replaced by `to`. */
-export function mistake(from: string, to: string, text = CORRECT): string {
-  expect(text.split(from), `"${from}" occurs once in the fixture`).toHaveLength(2);
-  return text.replace(from, to);
-}
+import { FOUR_MISTAKES, LEND_BOOKS as CORRECT, mistake, pointedAt } from "../support/lend-books.js";
 
 function warnings(text: string) {
   return [...loadStepfileText(text, "lend-books").warnings];
-}
-
-/** The text the warning's line:column points at. */
-function pointedAt(text: string, w: { line?: number; column?: number }): string {
-  return text.split("\n")[w.line! - 1]!.slice(w.column! - 1);
 }
 
 describe("the correct stepfile", () => {
@@ -34,44 +20,19 @@ describe("the correct stepfile", () => {
 });
 
 describe("the four mistakes of issue 19", () => {
-  it("a wrong response field on an open object, with the declared names", () => {
-    const text = mistake("results: [listBooks, books]", "results: [listBooks, items]");
-    const [w, ...rest] = warnings(text);
+  it.each(FOUR_MISTAKES.map((m) => [m.name, m] as const))("%s: one warning, at the mistake, saying what to write instead", (_, m) => {
+    const [w, ...rest] = warnings(m.text);
     expect(rest).toEqual([]);
-    expect(w!.path).toBe('steps[1].gates[0].predicate[">"][0].length.results[1]');
-    expect(pointedAt(text, w!)).toMatch(/^items\]/);
-    expect(w!.message).toBe(
+    expect(w!.path).toBe(m.path);
+    expect(pointedAt(m.text, w!)).toMatch(m.at);
+    expect(w!.message).toMatch(m.says);
+  });
+
+  it("says exactly this for the open object and the maximum", () => {
+    expect(warnings(FOUR_MISTAKES[0]!.text)[0]!.message).toBe(
       '"items": the response schema of listBooks declares no property items there (the object is open, so the API may send more than it documents, but nothing says it sends this), so results would give nothing from it (it declares books, next)',
     );
-  });
-
-  it("a missing required body field", () => {
-    const text = mistake("              member: { var: inputs.member }\n", "");
-    const [w, ...rest] = warnings(text);
-    expect(rest).toEqual([]);
-    expect(w!.path).toBe("steps[2].do.calls[0].arguments.body");
-    expect(w!.message).toBe(
-      "body lacks member (string), which the operation's schema requires, so call loan (createLoan) is refused at run time (CallArgumentsInvalid); add member to body",
-    );
-    expect(pointedAt(text, w!)).toMatch(/^book: /);
-  });
-
-  it("a literal over a documented maximum", () => {
-    const text = mistake("per_page: 50", "per_page: 250");
-    const [w, ...rest] = warnings(text);
-    expect(rest).toEqual([]);
-    expect(w!.path).toBe("steps[0].do.calls[0].arguments.per_page");
-    expect(pointedAt(text, w!)).toMatch(/^250,/);
-    expect(w!.message).toBe("per_page = 250 is over the documented maximum of 100, so call page (listBooks) is refused at run time (CallArgumentsInvalid); write at most 100");
-  });
-
-  it("a placeholder in an approve message", () => {
-    const text = mistake("Lend this book? The member and the book are in the output below.", "Lend {{output.book}} to {{inputs.member}}?");
-    const [w, ...rest] = warnings(text);
-    expect(rest).toEqual([]);
-    expect(w!.path).toBe("steps[1].gates[2].approve.message");
-    expect(pointedAt(text, w!)).toMatch(/^"Lend \{\{output\.book\}\}/);
-    expect(w!.message).toMatch(/^\{\{output\.book\}\}, \{\{inputs\.member\}\} are shown as written: the format fills placeholders only in an agent step's instructions; the person is shown this message, then the output the step submitted \(as JSON\)/);
+    expect(warnings(FOUR_MISTAKES[2]!.text)[0]!.message).toBe("per_page = 250 is over the documented maximum of 100, so call page (listBooks) is refused at run time (CallArgumentsInvalid); write at most 100");
   });
 });
 
