@@ -34,7 +34,7 @@ Limits and options:
   --request-timeout-ms <ms>   how long one outgoing request may take, body included (default 60000)
   --response-bytes <n>        largest response read from a tool, verifier or document (default 10485760)
   --ledger-dir <dir>          one ledger file per run, <stepfile id>-<run id>.jsonl; else standard error
-  --contact <email>           sent in the User-Agent (some APIs require one)
+  --contact <email>           sent in the User-Agent as mailto:<email>
   --draft-credential <name>=<host>[,<host>...]   let stepgate_try drafts use this credential on these hosts (repeatable)
   --draft-setting <name>      let stepgate_try drafts use this setting from the environment (repeatable)
   --draft-host <host[:port]>  let stepgate_try drafts and stepgate_inspect_api reach this exact host even though

@@ -53,7 +53,7 @@ import type { AddressGuard } from "./address-guard.js";
 export interface EgressPolicy {
   /** URL.host values (lower-case, port only when non-default) the stepfile's tools declare. */
   allowedHosts: ReadonlySet<string>;
-  /** "stepgate/<version>" or "stepgate/<version> (+<contact>)"; see `userAgent()`. */
+  /** "stepgate/<version>" or "stepgate/<version> (mailto:<contact>)"; see `userAgent()`. */
   userAgent: string;
   /** Whole attempt, redirects and body included (`--request-timeout-ms`). */
   timeoutMs: number;

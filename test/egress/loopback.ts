@@ -51,7 +51,7 @@ export function testPolicy(hosts: string[], overrides: Partial<EgressPolicy> = {
   const retries: unknown[] = [];
   return {
     allowedHosts: new Set(hosts),
-    userAgent: "stepgate/0.0.0-test (+ops@example.org)",
+    userAgent: "stepgate/0.0.0-test (mailto:ops@example.org)",
     timeoutMs: 2_000,
     maxBytes: 1_000_000,
     env: {},

@@ -21,7 +21,7 @@ describe("host allowlist", () => {
     const res = await egress({ operation: "get", method: "GET", url: `${api.origin}/x` }, testPolicy([api.host]));
     expect(res.status).toBe(200);
     expect(res.host).toBe(api.host);
-    expect(api.received[0]?.headers["user-agent"]).toBe("stepgate/0.0.0-test (+ops@example.org)");
+    expect(api.received[0]?.headers["user-agent"]).toBe("stepgate/0.0.0-test (mailto:ops@example.org)");
   });
 
   it("refuses an undeclared host before connecting", async () => {

@@ -1,5 +1,5 @@
 // Every request Stepgate sends carries `User-Agent: stepgate/<version>`,
-// followed by ` (+<email>)` when the operator passed --contact.
+// followed by ` (mailto:<email>)` when the operator passed --contact.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
@@ -34,6 +34,6 @@ it("is stepgate/<version> without --contact", async () => {
   expect(await userAgents([])).toEqual([`stepgate/${VERSION}`, `stepgate/${VERSION}`]);
 });
 
-it("adds (+<email>) with --contact", async () => {
-  expect(await userAgents(["--contact", "ops@example.org"])).toEqual(Array(2).fill(`stepgate/${VERSION} (+ops@example.org)`));
+it("adds (mailto:<email>) with --contact", async () => {
+  expect(await userAgents(["--contact", "ops@example.org"])).toEqual(Array(2).fill(`stepgate/${VERSION} (mailto:ops@example.org)`));
 });

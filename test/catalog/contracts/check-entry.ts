@@ -1,0 +1,426 @@
+// Checks a stepfile's inline OpenAPI operations, and what the stepfile sends
+// and reads through them, against the provider's published description:
+// - each exposed operation exists there with the same method, path and name;
+// - each declared parameter exists with the same location, is required when
+//   the description requires it, and its schema (type, enum, default,
+//   maximum) does not contradict the published one; every required one is
+//   declared;
+// - each declared request body field and response field exists there with a
+//   compatible type;
+// - every literal argument a mechanical call sends fits the published schema,
+//   including a maximum that a description states only in words ("(max 100)",
+//   as GitHub does for per_page);
+// - every response path a mechanical step's templates, `results` and a
+//   `select` read resolves in the published response schema.
+// Hand-written: no library compares two OpenAPI descriptions field by field
+// against what a stepfile's expressions read.
+import { isObject, resolvePointer, type JsonObject } from "../../../src/format/json-pointer.js";
+import { HTTP_METHODS } from "../../../src/format/http-methods.js";
+import type { StepfileDocument, ToolDef } from "../../../src/format/types.js";
+import type { PublishedDescription, PublishedOperation, Schema } from "./published.js";
+
+export interface Provider {
+  /** The `openapi.server` an entry's tool names. */
+  server: string;
+  /** What the published description is, for messages. */
+  source: string;
+  description: PublishedDescription;
+  /** Headers the provider documents for every request, outside the description's parameters, with where. */
+  commonHeaders: Record<string, string>;
+}
+
+export interface ContractReport {
+  findings: string[];
+  /** What was compared, so a test can tell a clean report from an empty one. */
+  checked: { operations: number; parameters: number; fields: number; literals: number; paths: number };
+}
+
+interface DeclaredOperation {
+  tool: string;
+  method: string;
+  path: string;
+  op: JsonObject;
+  doc: JsonObject;
+}
+
+export function checkEntry(stepfile: StepfileDocument, provider: Provider): ContractReport {
+  const report: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 } };
+  const declared = new Map<string, DeclaredOperation>();
+  for (const [name, tool] of Object.entries(stepfile.tools ?? {})) {
+    if (tool.openapi?.server !== provider.server || !isObject(tool.openapi.document)) continue;
+    for (const op of declaredOperations(name, tool)) declared.set(String(op.op.operationId), op);
+  }
+  const published = new Map<string, PublishedOperation>();
+  for (const [id, d] of declared) {
+    const where = `${id} (${d.method.toUpperCase()} ${d.path})`;
+    const pub = provider.description.operation(d.method, d.path);
+    if (!pub) {
+      report.findings.push(`${where}: ${provider.source} has no ${d.method.toUpperCase()} ${d.path}`);
+      continue;
+    }
+    report.checked.operations++;
+    published.set(id, pub);
+    if (pub.operationId.replaceAll("/", "-") !== id) report.findings.push(`${where}: ${provider.source} names it ${pub.operationId}`);
+    checkParameters(where, d, pub, provider, report);
+    checkBody(where, d, pub, provider, report);
+    checkResponses(where, d, pub, provider, report);
+  }
+  checkCalls(stepfile, published, provider, report);
+  return report;
+}
+
+function declaredOperations(tool: string, def: ToolDef): DeclaredOperation[] {
+  const doc = def.openapi!.document as JsonObject;
+  const exposed = new Set((def.exposes ?? []).map((e) => (typeof e === "string" ? e : e.name)));
+  const found: DeclaredOperation[] = [];
+  for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
+    if (!isObject(item)) continue;
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (isObject(op) && exposed.has(String(op.operationId))) found.push({ tool, method, path, op, doc });
+    }
+  }
+  return found;
+}
+
+/** A declared schema with local `$ref`s followed (inline documents use them for shared shapes). */
+function local(doc: JsonObject, value: unknown): Schema {
+  let current = value;
+  for (let hops = 0; isObject(current) && typeof current.$ref === "string" && hops < 50; hops++) current = resolvePointer(doc, current.$ref);
+  return isObject(current) ? current : {};
+}
+
+function checkParameters(where: string, d: DeclaredOperation, pub: PublishedOperation, provider: Provider, report: ContractReport): void {
+  const params = (Array.isArray(d.op.parameters) ? d.op.parameters : []).map((p) => local(d.doc, p));
+  for (const p of params) {
+    const name = String(p.name);
+    if (p.in === "header" && Object.keys(provider.commonHeaders).some((h) => h.toLowerCase() === name.toLowerCase())) continue;
+    report.checked.parameters++;
+    const match = pub.parameters.find((q) => q.name === name);
+    if (!match) {
+      report.findings.push(`${where}: parameter ${name} is not in ${provider.source}`);
+      continue;
+    }
+    if (match.in !== p.in) report.findings.push(`${where}: parameter ${name} is in ${String(p.in)} here, in ${match.in} in ${provider.source}`);
+    if (match.required && p.required !== true) report.findings.push(`${where}: parameter ${name} is required in ${provider.source}`);
+    compareSchema(`${where}: parameter ${name}`, local(d.doc, p.schema), match.schema, provider, report, d.doc, match.description);
+  }
+  for (const q of pub.parameters) {
+    if (q.required && !params.some((p) => p.name === q.name)) report.findings.push(`${where}: ${provider.source} requires parameter ${q.name} (${q.in}), which is not declared`);
+  }
+}
+
+function checkBody(where: string, d: DeclaredOperation, pub: PublishedOperation, provider: Provider, report: ContractReport): void {
+  const body = local(d.doc, d.op.requestBody);
+  const content = isObject(body.content) ? (body.content as JsonObject)["application/json"] : undefined;
+  if (!isObject(content)) return;
+  if (!pub.body) {
+    report.findings.push(`${where}: ${provider.source} takes no JSON request body`);
+    return;
+  }
+  const declared = local(d.doc, content.schema);
+  compareSchema(`${where}: body`, declared, pub.body, provider, report, d.doc);
+  const properties = isObject(declared.properties) ? Object.keys(declared.properties) : [];
+  for (const name of Array.isArray(pub.body.required) ? pub.body.required : []) {
+    if (!properties.includes(String(name))) report.findings.push(`${where}: body field ${String(name)} is required in ${provider.source}, and not declared`);
+  }
+}
+
+function checkResponses(where: string, d: DeclaredOperation, pub: PublishedOperation, provider: Provider, report: ContractReport): void {
+  for (const [status, response] of Object.entries(isObject(d.op.responses) ? d.op.responses : {})) {
+    const resolved = local(d.doc, response);
+    const json = isObject(resolved.content) ? (resolved.content as JsonObject)["application/json"] : undefined;
+    if (!pub.responses.has(status) && !pub.responses.has("default")) {
+      report.findings.push(`${where}: ${provider.source} declares no ${status} response`);
+      continue;
+    }
+    if (!isObject(json) || json.schema === undefined) continue;
+    const published = pub.responses.get(status) ?? pub.responses.get("default");
+    if (!published) report.findings.push(`${where}: ${provider.source} declares no JSON body for ${status}`);
+    else compareSchema(`${where}: ${status} response`, local(d.doc, json.schema), published, provider, report, d.doc);
+  }
+}
+
+/** Types a schema admits, with `nullable` as "null" and no type as any. */
+function types(schema: Schema): Set<string> | undefined {
+  const t = schema.type;
+  if (t === undefined) return undefined;
+  const set = new Set(Array.isArray(t) ? t.map(String) : [String(t)]);
+  if (schema.nullable === true) set.add("null");
+  return set;
+}
+
+/** The alternatives a published schema offers (anyOf/oneOf), each resolved. */
+function alternatives(schema: Schema, provider: Provider): Schema[] {
+  const list = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+  return list ? list.map((s) => provider.description.schema(s)) : [schema];
+}
+
+/** GitHub states some maximums only in words: "The number of results per page (max 100)." */
+export function statedMaximum(schema: Schema, description = ""): number | undefined {
+  if (typeof schema.maximum === "number") return schema.maximum;
+  const words = /\(max(?:imum)? (\d+)\)/i.exec(`${description} ${typeof schema.description === "string" ? schema.description : ""}`);
+  return words ? Number(words[1]) : undefined;
+}
+
+function compareSchema(where: string, declared: Schema, published: Schema, provider: Provider, report: ContractReport, doc: JsonObject, description?: string): void {
+  const options = alternatives(published, provider);
+  // Against anyOf/oneOf, the declared shape must fit one of the alternatives.
+  let best: string[] | undefined;
+  for (const option of options) {
+    const trial: ContractReport = { findings: [], checked: { ...report.checked } };
+    compareOne(where, declared, option, provider, trial, doc, description);
+    if (!best || trial.findings.length < best.length) best = trial.findings;
+    if (trial.findings.length === 0) {
+      report.checked = trial.checked;
+      return;
+    }
+  }
+  report.findings.push(...(best ?? []));
+}
+
+function compareOne(where: string, declared: Schema, published: Schema, provider: Provider, report: ContractReport, doc: JsonObject, description?: string): void {
+  const mine = types(declared);
+  const theirs = types(published);
+  if (mine && theirs) {
+    // "null" is left out: an inline document may allow null where the published one forgets to.
+    for (const t of mine) {
+      if (t !== "null" && !theirs.has(t) && !(t === "integer" && theirs.has("number"))) report.findings.push(`${where}: type ${t}, where ${provider.source} has ${[...theirs].join(" or ")}`);
+    }
+  }
+  if (Array.isArray(declared.enum) && Array.isArray(published.enum)) {
+    const extra = declared.enum.filter((v) => !(published.enum as unknown[]).includes(v));
+    if (extra.length > 0) report.findings.push(`${where}: enum values ${JSON.stringify(extra)} are not among ${provider.source}'s ${JSON.stringify(published.enum)}`);
+  }
+  if (declared.default !== undefined && published.default !== undefined && JSON.stringify(declared.default) !== JSON.stringify(published.default)) {
+    report.findings.push(`${where}: default ${JSON.stringify(declared.default)}, where ${provider.source} has ${JSON.stringify(published.default)}`);
+  }
+  const max = statedMaximum(published, description);
+  if (max !== undefined) {
+    if (typeof declared.maximum === "number" && declared.maximum > max) report.findings.push(`${where}: maximum ${declared.maximum}, above ${provider.source}'s ${max}`);
+    if (typeof declared.default === "number" && declared.default > max) report.findings.push(`${where}: default ${declared.default}, above ${provider.source}'s maximum ${max}`);
+  }
+  if (isObject(declared.properties)) {
+    const theirs = isObject(published.properties) ? published.properties : undefined;
+    for (const [name, sub] of Object.entries(declared.properties)) {
+      report.checked.fields++;
+      const match = theirs?.[name];
+      if (match !== undefined) compareSchema(`${where}.${name}`, local(doc, sub), provider.description.schema(match), provider, report, doc);
+      else if (theirs || !isObject(published.additionalProperties)) report.findings.push(`${where}: field ${name} is not in ${provider.source}${theirs ? ` (it has ${nearest(name, Object.keys(theirs))})` : ""}`);
+    }
+  }
+  if (declared.items !== undefined && published.items !== undefined) {
+    compareSchema(`${where}[]`, local(doc, declared.items), provider.description.schema(published.items), provider, report, doc);
+  }
+}
+
+function nearest(name: string, names: string[]): string {
+  const close = names.filter((n) => n.includes(name) || name.includes(n) || n.toLowerCase() === name.toLowerCase());
+  return (close.length > 0 ? close : names).slice(0, 6).join(", ");
+}
+
+/** Whether a value is a template expression rather than literal data. */
+function isExpression(value: unknown): boolean {
+  return isObject(value) && Object.keys(value).length === 1 && isOperatorKey(Object.keys(value)[0]!);
+}
+const OPERATOR = /^(var|cat|if|map|filter|reduce|merge|get|object|assign|join|results|length|unique|substr|lower|match_all|sort_by|difference|subset|flatten|keys|time_add|time_diff|host|min|max|all|some|none|in|missing|missing_some|log|and|or|!|!!|==|===|!=|!==|<|<=|>|>=|\+|-|\*|\/|%)$/;
+function isOperatorKey(key: string): boolean {
+  return OPERATOR.test(key);
+}
+
+/** Checks a literal value a call sends against the published schema. */
+function checkLiteral(where: string, value: unknown, schema: Schema, provider: Provider, report: ContractReport, description?: string): void {
+  if (isExpression(value)) return;
+  report.checked.literals++;
+  const options = alternatives(schema, provider);
+  const problems = options.map((option) => literalProblems(value, option, provider, description));
+  if (problems.some((p) => p.length === 0)) return;
+  report.findings.push(...problems[0]!.map((p) => `${where}: ${JSON.stringify(value)} ${p}`));
+}
+
+function literalProblems(value: unknown, schema: Schema, provider: Provider, description?: string): string[] {
+  const problems: string[] = [];
+  const t = types(schema);
+  const kind = value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value;
+  if (t && !(t.has(kind) || (kind === "integer" && t.has("number")) || (kind === "number" && t.has("number")))) problems.push(`is ${kind}, where ${provider.source} has ${[...t].join(" or ")}`);
+  if (Array.isArray(schema.enum) && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) problems.push(`is not one of ${provider.source}'s ${JSON.stringify(schema.enum)}`);
+  if (typeof value === "number") {
+    const max = statedMaximum(schema, description);
+    if (max !== undefined && value > max) problems.push(`is above ${provider.source}'s maximum ${max}${typeof schema.maximum === "number" ? "" : ' (stated in its description: "(max ' + String(max) + ')")'}`);
+    if (typeof schema.minimum === "number" && value < schema.minimum) problems.push(`is below ${provider.source}'s minimum ${schema.minimum}`);
+  }
+  if (typeof value === "string" && typeof schema.maxLength === "number" && value.length > schema.maxLength) problems.push(`is longer than ${provider.source}'s maxLength ${schema.maxLength}`);
+  if (isObject(value) && !isExpression(value) && isObject(schema.properties)) {
+    for (const name of Object.keys(value)) {
+      if (!(name in schema.properties) && !isObject(schema.additionalProperties)) problems.push(`has field ${name}, which ${provider.source} does not list`);
+    }
+  }
+  return problems;
+}
+
+/** The mechanical calls' arguments and the response paths the stepfile reads. */
+function checkCalls(stepfile: StepfileDocument, published: Map<string, PublishedOperation>, provider: Provider, report: ContractReport): void {
+  const successBody = (id: string): Schema | undefined => {
+    const pub = published.get(id);
+    if (!pub) return undefined;
+    for (const [status, schema] of pub.responses) if (/^2\d\d$/.test(status) && schema) return schema;
+    return undefined;
+  };
+  for (const step of stepfile.steps) {
+    const roots = new Map<string, Schema>();
+    for (const call of step.do?.calls ?? []) {
+      const pub = published.get(call.operation);
+      if (!pub || !isObject(call.arguments)) continue;
+      const where = `step ${step.id}, call ${call.id} (${call.operation})`;
+      for (const [name, value] of Object.entries(call.arguments)) {
+        if (name === "body" && pub.body) {
+          if (isObject(value) && !isExpression(value)) {
+            for (const [field, sub] of Object.entries(value)) {
+              const schema = isObject(pub.body.properties) ? (pub.body.properties as JsonObject)[field] : undefined;
+              if (schema === undefined) report.findings.push(`${where}: body field ${field} is not in ${provider.source}`);
+              else checkLiteral(`${where}: body.${field}`, sub, provider.description.schema(schema), provider, report);
+            }
+          }
+          continue;
+        }
+        const param = pub.parameters.find((p) => p.name === name);
+        if (!param) {
+          if (!Object.keys(provider.commonHeaders).some((h) => h.toLowerCase() === name.toLowerCase())) report.findings.push(`${where}: argument ${name} is no parameter of ${provider.source}'s operation`);
+          continue;
+        }
+        checkLiteral(`${where}: ${name}`, value, param.schema, provider, report, param.description);
+      }
+      const body = successBody(call.operation);
+      if (body) roots.set(call.id, call.each !== undefined ? { type: "array", items: body } : body);
+    }
+    const reader = new PathReader(provider, report, `step ${step.id}`);
+    if (step.do) reader.walk(step.do.output, { roots, item: undefined });
+    if (step.do) for (const call of step.do.calls ?? []) reader.walk(call.arguments, { roots, item: undefined });
+    const results = (id: string): Schema | undefined => successBody(id);
+    for (const expression of [...(step.gates ?? []).flatMap((g) => [g.predicate, g.explain]), ...Object.values(step.let ?? {}), ...Object.values(step.derive ?? {})]) {
+      reader.walk(expression, { roots: new Map(), item: undefined, results });
+    }
+  }
+  for (const tool of Object.values(stepfile.tools ?? {})) {
+    if (tool.openapi?.server !== provider.server) continue;
+    for (const e of tool.exposes ?? []) {
+      if (typeof e === "string" || e.select === undefined) continue;
+      const body = successBody(e.name);
+      if (body) new PathReader(provider, report, `select of ${e.name}`).walk(e.select, { roots: new Map(), item: body });
+    }
+  }
+}
+
+interface Scope {
+  roots: Map<string, Schema>;
+  /** The schema `var` paths inside an iteration (or a select) are relative to. */
+  item: Schema | undefined;
+  results?: (operation: string) => Schema | undefined;
+}
+
+const ITERATORS = new Set(["map", "filter", "all", "some", "none", "sort_by"]);
+
+/** Walks expressions and resolves every path that reads a response in the published schema. */
+class PathReader {
+  constructor(
+    private readonly provider: Provider,
+    private readonly report: ContractReport,
+    private readonly where: string,
+  ) {}
+
+  /** Walks an expression; returns the published schema of its value when it is a response's part. */
+  walk(expr: unknown, scope: Scope): Schema | undefined {
+    if (Array.isArray(expr)) {
+      for (const e of expr) this.walk(e, scope);
+      return undefined;
+    }
+    if (!isObject(expr)) return undefined;
+    const keys = Object.keys(expr);
+    if (keys.length !== 1 || !isOperatorKey(keys[0]!)) {
+      for (const v of Object.values(expr)) this.walk(v, scope);
+      return undefined;
+    }
+    const op = keys[0]!;
+    const raw = expr[op];
+    const args = Array.isArray(raw) ? raw : [raw];
+    if (op === "var") return typeof args[0] === "string" ? this.path(args[0], scope) : undefined;
+    if (op === "results" && scope.results && typeof args[0] === "string") {
+      const body = scope.results(args[0]);
+      if (!body) return undefined;
+      return typeof args[1] === "string" ? this.resolve(body, args[1].split("."), `results of ${args[0]}`) : body;
+    }
+    if (ITERATORS.has(op)) {
+      const list = this.walk(args[0], scope);
+      const item = list ? this.items(list) : undefined;
+      if (op === "sort_by" && item && typeof args[1] === "string") this.resolve(item, args[1].split("."), "sort_by");
+      else this.walk(args[1], { ...scope, item });
+      return op === "filter" || op === "sort_by" ? list : undefined;
+    }
+    if (op === "join") {
+      const left = this.walk(args[0], scope);
+      const right = this.walk(args[1], scope);
+      const l = left ? this.items(left) : undefined;
+      const r = right ? this.items(right) : undefined;
+      if (l && typeof args[2] === "string") this.resolve(l, args[2].split("."), "join");
+      if (r && typeof args[3] === "string") this.resolve(r, args[3].split("."), "join");
+      if (!l && !r) return undefined;
+      return { type: "array", items: { type: "object", properties: { left: l ?? {}, right: r ?? {} } } };
+    }
+    if (op === "reduce") {
+      const list = this.walk(args[0], scope);
+      const item = list ? this.items(list) : undefined;
+      this.walk(args[2], scope);
+      this.walk(args[1], { ...scope, item: item ? { type: "object", properties: { current: item } } : undefined });
+      return undefined;
+    }
+    for (const a of args) this.walk(a, scope);
+    return undefined;
+  }
+
+  private path(path: string, scope: Scope): Schema | undefined {
+    const segments = path.split(".");
+    if (segments[0] === "responses" && segments.length >= 2) {
+      const root = scope.roots.get(segments[1]!);
+      return root ? this.resolve(root, segments.slice(2), `responses.${segments[1]}`) : undefined;
+    }
+    if (scope.item && !["inputs", "steps", "output", "let", "calls", "accumulator", "item", "responses", ""].includes(segments[0]!)) {
+      return this.resolve(scope.item, segments, "the item");
+    }
+    return undefined;
+  }
+
+  private items(list: Schema): Schema | undefined {
+    for (const option of alternatives(list, this.provider)) if (option.items !== undefined) return this.provider.description.schema(option.items);
+    return undefined;
+  }
+
+  /** Resolves path segments in a published schema, reporting the first that is not there. */
+  private resolve(schema: Schema, segments: string[], from: string): Schema | undefined {
+    if (segments.length === 0 || (segments.length === 1 && segments[0] === "")) return schema;
+    this.report.checked.paths++;
+    let current: Schema | undefined = schema;
+    const walked: string[] = [];
+    for (const segment of segments) {
+      if (!current) return undefined;
+      const options = alternatives(current, this.provider);
+      let next: Schema | undefined;
+      let open = false;
+      for (const option of options) {
+        if (/^\d+$/.test(segment) && option.items !== undefined) next = this.provider.description.schema(option.items);
+        else if (isObject(option.properties) && (option.properties as JsonObject)[segment] !== undefined) next = this.provider.description.schema((option.properties as JsonObject)[segment]);
+        else if (isObject(option.additionalProperties)) next = this.provider.description.schema(option.additionalProperties);
+        else if (!isObject(option.properties) && option.items === undefined) open = true;
+        if (next) break;
+      }
+      if (!next) {
+        if (open) return undefined;
+        const names = options.flatMap((o) => (isObject(o.properties) ? Object.keys(o.properties) : []));
+        this.report.findings.push(`${this.where}: ${from}.${[...walked, segment].join(".")} reads ${segment}, which ${this.provider.source} does not declare there${names.length > 0 ? ` (it has ${nearest(segment, names)})` : ""}`);
+        return undefined;
+      }
+      walked.push(segment);
+      current = next;
+    }
+    return current;
+  }
+}

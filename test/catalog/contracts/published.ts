@@ -1,0 +1,90 @@
+// A provider's published OpenAPI description, read once: operations by
+// method and path, with `$ref`s followed and `allOf` merged on demand. The
+// descriptions are large (GitHub's is 13 MB), so nothing is dereferenced
+// ahead of time.
+import { readFileSync } from "node:fs";
+import { isObject, resolvePointer, type JsonObject } from "../../../src/format/json-pointer.js";
+
+export type Schema = JsonObject;
+
+export interface PublishedParameter {
+  name: string;
+  in: string;
+  required: boolean;
+  description: string;
+  schema: Schema;
+}
+
+export interface PublishedOperation {
+  method: string;
+  path: string;
+  operationId: string;
+  parameters: PublishedParameter[];
+  body?: Schema | undefined;
+  responses: Map<string, Schema | undefined>;
+}
+
+export class PublishedDescription {
+  private readonly doc: JsonObject;
+
+  constructor(file: string) {
+    this.doc = JSON.parse(readFileSync(file, "utf8")) as JsonObject;
+  }
+
+  /** The object a `$ref` chain ends at (local references only, as the descriptions use). */
+  deref(value: unknown): unknown {
+    let current = value;
+    for (let hops = 0; isObject(current) && typeof current.$ref === "string"; hops++) {
+      if (hops > 50) throw new Error(`$ref cycle at ${current.$ref}`);
+      current = resolvePointer(this.doc, current.$ref);
+    }
+    return current;
+  }
+
+  /** A schema with its `$ref` followed and its `allOf` parts merged (properties and required). */
+  schema(value: unknown): Schema {
+    const node = this.deref(value);
+    if (!isObject(node)) return {};
+    if (!Array.isArray(node.allOf)) return node;
+    const merged: Schema = { ...node, properties: { ...(isObject(node.properties) ? node.properties : {}) } };
+    delete merged.allOf;
+    for (const part of node.allOf) {
+      const resolved = this.schema(part);
+      Object.assign(merged.properties as Schema, isObject(resolved.properties) ? resolved.properties : {});
+      if (Array.isArray(resolved.required)) merged.required = [...(Array.isArray(merged.required) ? merged.required : []), ...resolved.required];
+      for (const key of ["type", "additionalProperties", "items", "nullable"]) if (resolved[key] !== undefined && merged[key] === undefined) merged[key] = resolved[key];
+    }
+    return merged;
+  }
+
+  operation(method: string, path: string): PublishedOperation | undefined {
+    const item = this.deref((this.doc.paths as JsonObject | undefined)?.[path]);
+    if (!isObject(item)) return undefined;
+    const op = this.deref(item[method]);
+    if (!isObject(op)) return undefined;
+    const raw = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])];
+    const parameters = raw.map((p) => this.deref(p)).filter(isObject).map((p) => ({
+      name: String(p.name),
+      in: String(p.in),
+      required: p.required === true,
+      description: typeof p.description === "string" ? p.description : "",
+      schema: this.schema(p.schema),
+    }));
+    const body = this.deref(op.requestBody);
+    const bodySchema = isObject(body) && isObject(body.content) ? (body.content as JsonObject)["application/json"] : undefined;
+    const responses = new Map<string, Schema | undefined>();
+    for (const [status, response] of Object.entries(isObject(op.responses) ? op.responses : {})) {
+      const resolved = this.deref(response);
+      const json = isObject(resolved) && isObject(resolved.content) ? (resolved.content as JsonObject)["application/json"] : undefined;
+      responses.set(status, isObject(json) && json.schema !== undefined ? this.schema(json.schema) : undefined);
+    }
+    return {
+      method,
+      path,
+      operationId: String(op.operationId ?? ""),
+      parameters,
+      body: isObject(bodySchema) && bodySchema.schema !== undefined ? this.schema(bodySchema.schema) : undefined,
+      responses,
+    };
+  }
+}
