@@ -18,6 +18,9 @@ import { userAgent } from "../egress/user-agent.js";
 import type { OAuthGrants } from "../oauth/grants.js";
 import type { AddressGuard } from "../egress/address-guard.js";
 import { watchStepfiles } from "./watch.js";
+import { allObservers } from "../engine/observer.js";
+import { telemetryWanted } from "../telemetry/wanted.js";
+import type { Telemetry } from "../telemetry/telemetry.js";
 import { catalogEntries, loadArgument } from "./catalog.js";
 import { warningLines } from "./load-warnings.js";
 import type { Options } from "./options.js";
@@ -26,15 +29,19 @@ import { packageVersion } from "./package-root.js";
 const err = (line: string) => void process.stderr.write(`${line}\n`);
 
 export async function run(options: Options): Promise<number> {
+  const wanted = telemetryWanted(process.env);
   // Over stdio, the client's first messages are read from the start and
-  // answered before the MCP SDK loads (src/stdio-early.ts).
-  const early = options.http === undefined ? readEarly(process.stdin, process.stdout) : undefined;
-  const code = await serve(options, early ? (stepfiles) => answerEarly(early, stepfiles) : undefined);
+  // answered before the MCP SDK loads (src/stdio-early.ts); not with
+  // telemetry on, where every request must reach a server to get its span.
+  const early = options.http === undefined && !wanted ? readEarly(process.stdin, process.stdout) : undefined;
+  // OpenTelemetry loads only when the operator's environment asks for it.
+  const telemetry = wanted && (await import("../telemetry/start.js")).startTelemetry({ wanted, version: packageVersion(), transport: options.http === undefined ? "pipe" : "tcp" });
+  const code = await serve(options, early ? (stepfiles) => answerEarly(early, stepfiles) : undefined, telemetry || undefined).finally(() => telemetry && telemetry.shutdown());
   early?.stop();
   return code;
 }
 
-async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles) => Promise<EarlyOutcome>) | undefined): Promise<number> {
+async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles) => Promise<EarlyOutcome>) | undefined, telemetry: Telemetry | undefined): Promise<number> {
   const signing = await ledgerSigning(options);
   if (typeof signing === "number") return signing;
   // In stdio mode without --ledger-dir, standard error carries only ledger JSON lines: warnings reach the client as log messages instead.
@@ -67,9 +74,9 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
       grants ??= new OAuthGrants();
       // One resolving dispatcher for the process, so connections are shared across runs.
       addresses ??= addressGuard({ allowPrivateHosts: options.allowPrivateHosts });
-      return openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants, addresses }, events);
+      return openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants, addresses, ...(telemetry ? { trace: telemetry.egress } : {}) }, events);
     },
-    ...(options.recordCases ? { observe: caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) } : {}),
+    ...observing([options.recordCases ? caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) : undefined, telemetry?.observe]),
   };
   const registry = new RunRegistry(ctx, options.limits.runIdleMs);
   // The MCP SDK loads here, after a stdio client's first answers are written.
@@ -81,6 +88,7 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
     version: packageVersion(),
     approvalTimeoutMs: options.limits.runIdleMs,
     ledgers: kept,
+    ...(telemetry ? { watch: telemetry.operations } : {}),
     // publicUrl is deliberately left unset: only tests replace the public-https check.
     authoring: {
       catalog: catalogEntries,
@@ -110,6 +118,13 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
   ledgers.checkpointOpen();
   await registry.closeAll();
   return 0;
+}
+
+/** RunContext.observe for every watcher given (--record-cases, telemetry); none when there is none. */
+function observing(watchers: ReadonlyArray<RunContext["observe"]>): Pick<RunContext, "observe"> {
+  const all = watchers.filter((w) => w !== undefined);
+  if (all.length === 0) return {};
+  return { observe: (run) => allObservers(all.map((w) => w(run))) };
 }
 
 interface EarlyOutcome {
