@@ -30,6 +30,8 @@ const err = (line: string) => void process.stderr.write(`${line}\n`);
 
 export async function run(options: Options): Promise<number> {
   const wanted = telemetryWanted(process.env);
+  // Where load warnings go to standard error (over stdio without --ledger-dir it carries only ledger lines).
+  if (wanted && (options.ledgerDir !== undefined || options.http !== undefined)) for (const problem of wanted.problems) err(`stepgate: warning: ${problem}`);
   // Over stdio, the client's first messages are read from the start and
   // answered before the MCP SDK loads (src/stdio-early.ts); not with
   // telemetry on, where every request must reach a server to get its span.

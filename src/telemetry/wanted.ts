@@ -6,6 +6,8 @@
 export interface TelemetryWanted {
   traces: boolean;
   metrics: boolean;
+  /** Settings that will not do what they say (an endpoint that is no http(s) URL, a protocol other than http/json), one line each. */
+  problems: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -22,7 +24,26 @@ export function telemetryWanted(env: Env): TelemetryWanted | undefined {
   const anyEndpoint = isSet(env.OTEL_EXPORTER_OTLP_ENDPOINT);
   const traces = signalOn(env.OTEL_TRACES_EXPORTER, anyEndpoint || isSet(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT));
   const metrics = signalOn(env.OTEL_METRICS_EXPORTER, anyEndpoint || isSet(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT));
-  return traces || metrics ? { traces, metrics } : undefined;
+  return traces || metrics ? { traces, metrics, problems: problems(env) } : undefined;
+}
+
+const ENDPOINTS = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"];
+const PROTOCOLS = ["OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL"];
+
+// The exporters drop what they cannot send without a word: say so once, at start.
+function problems(env: Env): string[] {
+  const out: string[] = [];
+  for (const name of ENDPOINTS) {
+    const value = env[name];
+    if (!isSet(value)) continue;
+    const url = URL.canParse(value!.trim()) ? new URL(value!.trim()) : undefined;
+    if (url?.protocol !== "http:" && url?.protocol !== "https:") out.push(`${name} is not an http(s) URL, so nothing is exported there`);
+  }
+  for (const name of PROTOCOLS) {
+    const value = env[name]?.trim();
+    if (isSet(value) && value !== "http/json") out.push(`${name}=${value} is not offered: Stepgate exports OTLP over HTTP as JSON (http/json)`);
+  }
+  return out;
 }
 
 function signalOn(exporter: string | undefined, endpoint: boolean): boolean {

@@ -134,31 +134,67 @@ export async function until(what: string, ready: () => boolean, timeoutMs = 15_0
 const KIND_NAMES: Record<number, string> = { 1: "internal", 2: "server", 3: "client" };
 const SHOWN = ["mcp.method.name", "gen_ai.tool.name", "mcp.protocol.version", "stepgate.step.attempt", "stepgate.step.outcome", "stepgate.run.outcome", "http.request.method", "server.address", "url.full", "http.response.status_code", "error.type"];
 
-/** The spans of one trace as an indented tree, children in start order, with the attributes and events worth seeing at a glance. */
-export function renderTree(spans: ReceivedSpan[]): string {
+/** The spans of one trace in tree order (children by start time), each with its depth and whether it is its parent's last child. */
+function treeOrder(spans: ReceivedSpan[]): Array<{ span: ReceivedSpan; depth: number; prefix: string; last: boolean }> {
   const ids = new Set(spans.map((s) => s.spanId));
   const children = new Map<string, ReceivedSpan[]>();
   for (const span of spans) {
     const parent = ids.has(span.parentSpanId) ? span.parentSpanId : "";
     children.set(parent, [...(children.get(parent) ?? []), span]);
   }
-  const origin = spans.reduce((min, s) => (s.start < min ? s.start : min), spans[0]?.start ?? 0n);
-  const lines: string[] = [];
-  const walk = (parent: string, prefix: string) => {
+  const out: Array<{ span: ReceivedSpan; depth: number; prefix: string; last: boolean }> = [];
+  const walk = (parent: string, depth: number, prefix: string) => {
     const list = (children.get(parent) ?? []).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
     list.forEach((span, i) => {
       const last = i === list.length - 1;
-      const ms = (ns: bigint) => (Number(ns) / 1e6).toFixed(1);
-      const shown = SHOWN.filter((k) => span.attributes[k] !== undefined).map((k) => `${k}=${String(span.attributes[k])}`);
-      const links = span.links.length > 0 ? [`links=${span.links.length}`] : [];
-      lines.push(`${prefix}${last ? "└─ " : "├─ "}${span.name} [${KIND_NAMES[span.kind] ?? span.kind}] +${ms(span.start - origin)} ms, ${ms(span.end - span.start)} ms  ${[...shown, ...links].join(" ")}`.trimEnd());
-      for (const event of span.events) {
-        const detail = Object.entries(event.attributes).map(([k, v]) => `${k}=${String(v)}`).join(" ");
-        lines.push(`${prefix}${last ? "   " : "│  "}  · ${event.name} ${detail}`);
-      }
-      walk(span.spanId, `${prefix}${last ? "   " : "│  "}`);
+      out.push({ span, depth, prefix, last });
+      walk(span.spanId, depth + 1, `${prefix}${last ? "   " : "│  "}`);
     });
   };
-  walk("", "");
+  walk("", 0, "");
+  return out;
+}
+
+const traceStart = (spans: ReceivedSpan[]) => spans.reduce((min, s) => (s.start < min ? s.start : min), spans[0]?.start ?? 0n);
+
+/** The spans of one trace as an indented tree, children in start order, with the attributes and events worth seeing at a glance. */
+export function renderTree(spans: ReceivedSpan[]): string {
+  const origin = traceStart(spans);
+  const ms = (ns: bigint) => (Number(ns) / 1e6).toFixed(1);
+  const lines: string[] = [];
+  for (const { span, prefix, last } of treeOrder(spans)) {
+    const shown = SHOWN.filter((k) => span.attributes[k] !== undefined).map((k) => `${k}=${String(span.attributes[k])}`);
+    const links = span.links.length > 0 ? [`links=${span.links.length}`] : [];
+    lines.push(`${prefix}${last ? "└─ " : "├─ "}${span.name} [${KIND_NAMES[span.kind] ?? span.kind}] +${ms(span.start - origin)} ms, ${ms(span.end - span.start)} ms  ${[...shown, ...links].join(" ")}`.trimEnd());
+    for (const event of span.events) {
+      const detail = Object.entries(event.attributes).map(([k, v]) => `${k}=${String(v)}`).join(" ");
+      lines.push(`${prefix}${last ? "   " : "│  "}  · ${event.name} ${detail}`);
+    }
+  }
   return lines.join("\n");
+}
+
+const KIND_COLOURS: Record<number, string> = { 1: "#8a94a6", 2: "#3b6fd8", 3: "#e08a1e" };
+const escapeXml = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+
+/** The same trace as a waterfall picture (SVG): one row per span in tree order, its bar to scale, events as ticks, failures outlined in red. */
+export function renderSvg(spans: ReceivedSpan[]): string {
+  const rows = treeOrder(spans);
+  const origin = traceStart(spans);
+  const endAt = spans.reduce((max, s) => (s.end > max ? s.end : max), origin);
+  const total = Math.max(1, Number(endAt - origin));
+  const [labelWidth, barWidth, rowHeight, top] = [300, 560, 22, 34];
+  const x = (ns: bigint) => labelWidth + (Number(ns - origin) / total) * barWidth;
+  const parts = rows.map(({ span, depth }, i) => {
+    const y = top + i * rowHeight;
+    const failed = span.status === 2;
+    const bar = `<rect x="${x(span.start).toFixed(1)}" y="${y + 4}" width="${Math.max(1.5, x(span.end) - x(span.start)).toFixed(1)}" height="${rowHeight - 8}" rx="2" fill="${KIND_COLOURS[span.kind] ?? "#999"}"${failed ? ' stroke="#d23" stroke-width="1.5"' : ""}/>`;
+    const label = `<text x="${8 + depth * 14}" y="${y + rowHeight / 2 + 4}">${escapeXml(span.name)}</text>`;
+    const duration = `<text x="${(x(span.end) + 4).toFixed(1)}" y="${y + rowHeight / 2 + 4}" class="ms">${(Number(span.end - span.start) / 1e6).toFixed(1)} ms</text>`;
+    return `${label}${bar}${duration}`;
+  });
+  const height = top + rows.length * rowHeight + 28;
+  const legend = `<text x="8" y="20" class="head">one run as the OTLP receiver got it: server spans blue, client spans orange, internal grey, failed outlined red</text>`;
+  const axis = `<text x="${labelWidth}" y="${height - 10}" class="ms">0 ms</text><text x="${labelWidth + barWidth - 60}" y="${height - 10}" class="ms">${(total / 1e6).toFixed(0)} ms</text>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${labelWidth + barWidth + 70}" height="${height}" font-family="ui-monospace, Menlo, Consolas, monospace" font-size="12"><style>text{fill:#222}.ms{fill:#666;font-size:10px}.head{font-size:12px;fill:#444}</style><rect width="100%" height="100%" fill="#fff"/>${legend}${parts.join("")}${axis}</svg>\n`;
 }

@@ -23,8 +23,9 @@ export const SECRETS = {
 
 /** The client's own trace: each request is a child span of it, as an instrumented agent's would be. */
 export const CLIENT_TRACE = randomBytes(16).toString("hex");
+export const newTraceId = () => randomBytes(16).toString("hex");
 export const clientSpan = () => randomBytes(8).toString("hex");
-export const traceparent = (span: string) => `00-${CLIENT_TRACE}-${span}-01`;
+export const traceparent = (span: string, traceId = CLIENT_TRACE) => `00-${traceId}-${span}-01`;
 
 export const STEPFILE_ID = "traced-lookup";
 
@@ -92,13 +93,13 @@ export function approving(client: Client): void {
   client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { approved: true } }));
 }
 
-/** The run, each request a child of a fresh client span; returns those spans in order. */
-export async function driveRun(client: Client): Promise<{ run: string; requestSpans: string[] }> {
+/** The run, each request a child of a fresh client span of trace `traceId`; returns those spans in order. */
+export async function driveRun(client: Client, traceId = CLIENT_TRACE): Promise<{ run: string; requestSpans: string[] }> {
   const requestSpans: string[] = [];
   const call = async (name: string, args: Record<string, unknown>) => {
     const span = clientSpan();
     requestSpans.push(span);
-    return client.callTool({ name, arguments: args, _meta: { traceparent: traceparent(span), tracestate: "agent=1" } });
+    return client.callTool({ name, arguments: args, _meta: { traceparent: traceparent(span, traceId), tracestate: "agent=1" } });
   };
   const start = await call(STEPFILE_ID, { item: SECRETS.input });
   const run = (start.structuredContent as { run: string }).run;

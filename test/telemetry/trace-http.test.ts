@@ -1,19 +1,22 @@
 // Telemetry through the built CLI over --http, with both protocol eras: a
 // 2025-11-25 session runs the whole scenario (its session id leaves only as
-// a pseudonym), and a 2026-07-28 client's run fails preflight (its client
-// cannot ask a person), which the failed-run metric counts by error type.
+// a pseudonym, the person is asked within the call); a 2026-07-28 client runs
+// it too (the person is asked between calls); and a 2026-07-28 client that
+// cannot ask a person fails preflight, which the failed-run metric counts by
+// error type.
 import { createHash } from "node:crypto";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { budget } from "../support/budget.js";
 import { startCliServer } from "../http/fixtures/cli-server.js";
 import { SPAN_KIND, startOtlpReceiver, until, type OtlpReceiver, type ReceivedSpan } from "./otlp-receiver.js";
-import { CLIENT_TRACE, STEPFILE_ID, approving, clientSpan, driveRun, expectNoSecrets, otelEnv, startScenario, traceparent, type Scenario } from "./scenario.js";
+import { CLIENT_TRACE, STEPFILE_ID, approving, clientSpan, driveRun, expectNoSecrets, newTraceId, otelEnv, startScenario, traceparent, type Scenario } from "./scenario.js";
 
 let receiver: OtlpReceiver;
 let scenario: Scenario;
 let sessionId = "";
 let modernSpan = "";
+const modernTrace = newTraceId();
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
@@ -29,6 +32,12 @@ beforeAll(async () => {
     await driveRun(legacy);
     await transport.terminateSession();
     await legacy.close();
+
+    const asking = new Client({ name: "telemetry-2026-asks", version: "1.0.0" }, { versionNegotiation: { mode: "auto" }, capabilities: { elicitation: { form: {} } } });
+    approving(asking);
+    await asking.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    await driveRun(asking, modernTrace);
+    await asking.close();
 
     const modern = new Client({ name: "telemetry-2026", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
     await modern.connect(new StreamableHTTPClientTransport(new URL(server.url)));
@@ -71,6 +80,20 @@ describe("telemetry over HTTP", () => {
     expect(trace.find((s) => s.name === "approval person")).toBeDefined();
   });
 
+  it("waits for a 2026-07-28 client's person between calls, from the approval reply to the repeated submit", () => {
+    const trace = receiver.spans().filter((s) => s.traceId === modernTrace);
+    const approval = trace.find((s) => s.name === "approval person")!;
+    expect(approval.attributes).toMatchObject({ "stepgate.approval.mode": "between-calls", "stepgate.gate.id": "person" });
+    const attempt = trace.find((s) => s.spanId === approval.parentSpanId)!;
+    expect(attempt).toMatchObject({ name: "step look", attributes: { "stepgate.step.attempt": 2, "stepgate.step.outcome": "passed" } });
+    // It began in the submit that got the approval reply, which it links to, and ended in the repeated one.
+    const submits = trace.filter((s) => s.name === "tools/call stepgate_submit").sort((a, b) => (a.start < b.start ? -1 : 1));
+    expect(submits.length).toBeGreaterThanOrEqual(3);
+    expect(submits.every((s) => s.attributes["mcp.protocol.version"] === "2026-07-28")).toBe(true);
+    expect(approval.links.some((l) => submits.some((s) => s.spanId === l.spanId))).toBe(true);
+    expect(approval.end).toBeGreaterThan(submits[submits.length - 2]!.end);
+  });
+
   it("continues a 2026-07-28 request's trace, which has no session, and records the failed run's error type", () => {
     const start = receiver.spans().find((s) => s.parentSpanId === modernSpan)!;
     expect(start.name).toBe(`tools/call ${STEPFILE_ID}`);
@@ -86,6 +109,7 @@ describe("telemetry over HTTP", () => {
     const durations = receiver.points("mcp.server.session.duration").filter((p) => p.attributes["network.transport"] === "tcp");
     // The 2025 session, and the one all 2026-07-28 requests share.
     expect(durations.reduce((n, p) => n + p.value, 0)).toBe(2);
+    expect(receiver.points("stepgate.runs.finished").find((p) => p.attributes["stepgate.stepfile.id"] === STEPFILE_ID)?.value).toBe(2);
     expect(receiver.points("stepgate.sessions.active").find((p) => p.attributes["network.transport"] === "tcp")?.value).toBe(0);
     const tools = receiver.points("mcp.server.operation.duration").filter((p) => p.attributes["mcp.method.name"] === "tools/list");
     expect(tools.length).toBeGreaterThan(0);

@@ -3,12 +3,14 @@
 // approval becomes one trace under the client's own span, with the MCP
 // semantic conventions' names and attributes; the API sees the trace go on;
 // the metrics arrive; and no secret of the run is in anything exported.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { budget } from "../support/budget.js";
 import { stepgateBin } from "../support/paths.js";
-import { SPAN_KIND, renderTree, startOtlpReceiver, until, type OtlpReceiver, type ReceivedSpan } from "./otlp-receiver.js";
+import { SPAN_KIND, renderSvg, renderTree, startOtlpReceiver, until, type OtlpReceiver, type ReceivedSpan } from "./otlp-receiver.js";
 import { CLIENT_TRACE, STEPFILE_ID, approving, driveRun, expectNoSecrets, otelEnv, startScenario, type Scenario } from "./scenario.js";
 
 let receiver: OtlpReceiver;
@@ -34,7 +36,13 @@ beforeAll(async () => {
   await client.close();
   // Closing ends the process, which flushes its last spans and metrics.
   await until("the session's duration", () => receiver.points("mcp.server.session.duration").length > 0);
-  if (process.env.STEPGATE_PRINT_TRACE) process.stdout.write(`${renderTree(receiver.spans().filter((s) => s.traceId === CLIENT_TRACE))}\n`);
+  // STEPGATE_TRACE_PICTURE=<dir> writes the run's trace there as text and as a picture (docs/observability.md shows both).
+  const pictures = process.env.STEPGATE_TRACE_PICTURE;
+  if (pictures) {
+    const trace = receiver.spans().filter((s) => s.traceId === CLIENT_TRACE);
+    writeFileSync(join(pictures, "trace.txt"), `${renderTree(trace)}\n`);
+    writeFileSync(join(pictures, "trace.svg"), renderSvg(trace));
+  }
 }, budget({ starts: 1, replies: 6 }));
 
 afterAll(async () => {
