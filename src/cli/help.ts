@@ -74,6 +74,11 @@ Environment: credential <name> from <NAME>_API_KEY, or for an oauth2
 credential with a token_url from <NAME>_REFRESH_TOKEN and <NAME>_CLIENT_ID
 (+ <NAME>_CLIENT_SECRET and <NAME>_CLIENT_AUTH_METHOD); setting <name> from
 <NAME> (upper-case, - as _).
+OpenTelemetry traces and metrics go out over OTLP/HTTP (JSON) when
+OTEL_EXPORTER_OTLP_ENDPOINT (or a per-signal endpoint) is set, or
+OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER is otlp; OTEL_SERVICE_NAME and
+OTEL_RESOURCE_ATTRIBUTES name the service, OTEL_SDK_DISABLED=true turns it
+off. Nothing of OpenTelemetry loads otherwise (docs/observability.md).
 
 --auth authorizes an MCP tool's oauth2 credential in a browser (it prints the
 URL and listens on 127.0.0.1 for the redirect), then prints the variables to

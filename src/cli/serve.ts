@@ -19,6 +19,9 @@ import type { OAuthGrants } from "../oauth/grants.js";
 import type { AddressGuard } from "../egress/address-guard.js";
 import type { HttpToken } from "../http/token-file.js";
 import { watchStepfiles } from "./watch.js";
+import { allObservers } from "../engine/observer.js";
+import { telemetryWanted } from "../telemetry/wanted.js";
+import type { Telemetry } from "../telemetry/telemetry.js";
 import { catalogEntries, catalogRoot, loadArgument } from "./catalog.js";
 import { builtCatalogIndexOnce, readIndexedFacts } from "./catalog-index.js";
 import { warningLines } from "./load-warnings.js";
@@ -28,15 +31,21 @@ import { packageVersion } from "./package-root.js";
 const err = (line: string) => void process.stderr.write(`${line}\n`);
 
 export async function run(options: Options): Promise<number> {
+  const wanted = telemetryWanted(process.env);
+  // Where load warnings go to standard error (over stdio without --ledger-dir it carries only ledger lines).
+  if (wanted && (options.ledgerDir !== undefined || options.http !== undefined)) for (const problem of wanted.problems) err(`stepgate: warning: ${problem}`);
   // Over stdio, the client's first messages are read from the start and
-  // answered before the MCP SDK loads (src/stdio-early.ts).
-  const early = options.http === undefined ? readEarly(process.stdin, process.stdout) : undefined;
-  const code = await serve(options, early ? (stepfiles) => answerEarly(early, stepfiles) : undefined);
+  // answered before the MCP SDK loads (src/stdio-early.ts); not with
+  // telemetry on, where every request must reach a server to get its span.
+  const early = options.http === undefined && !wanted ? readEarly(process.stdin, process.stdout) : undefined;
+  // OpenTelemetry loads only when the operator's environment asks for it.
+  const telemetry = wanted && (await import("../telemetry/start.js")).startTelemetry({ wanted, version: packageVersion(), transport: options.http === undefined ? "pipe" : "tcp" });
+  const code = await serve(options, early ? (stepfiles) => answerEarly(early, stepfiles) : undefined, telemetry || undefined).finally(() => telemetry && telemetry.shutdown());
   early?.stop();
   return code;
 }
 
-async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles) => Promise<EarlyOutcome>) | undefined): Promise<number> {
+async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles) => Promise<EarlyOutcome>) | undefined, telemetry: Telemetry | undefined): Promise<number> {
   const signing = await ledgerSigning(options);
   if (typeof signing === "number") return signing;
   // In stdio mode without --ledger-dir, standard error carries only ledger JSON lines: warnings reach the client as log messages instead.
@@ -69,9 +78,9 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
       grants ??= new OAuthGrants();
       // One resolving dispatcher for the process, so connections are shared across runs.
       addresses ??= addressGuard({ allowPrivateHosts: options.allowPrivateHosts });
-      return openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants, addresses }, events);
+      return openToolbox(stepfile, ledger, checkInputs, { limits: options.limits, contact: options.contact, env: process.env, version: packageVersion(), grants, addresses, ...(telemetry ? { trace: telemetry.egress } : {}) }, events);
     },
-    ...(options.recordCases ? { observe: caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) } : {}),
+    ...observing([options.recordCases ? caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) : undefined, telemetry?.observe]),
   };
   const registry = new RunRegistry(ctx, options.limits.runIdleMs);
   // What the first tools/call needs, loaded once the client has its tools/list answer and is choosing a call.
@@ -92,6 +101,7 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
     approvalTimeoutMs: options.limits.runIdleMs,
     ledgers: kept,
     onToolsListed: preload,
+    ...(telemetry ? { watch: telemetry.operations } : {}),
     // publicUrl is deliberately left unset: only tests replace the public-https check.
     authoring: {
       catalog: catalogEntries,
@@ -180,6 +190,13 @@ async function preloadFirstCall(stepfiles: ServedStepfiles): Promise<void> {
   } catch {
     // The first call loads the same modules and reports what fails.
   }
+}
+
+/** RunContext.observe for every watcher given (--record-cases, telemetry); none when there is none. */
+function observing(watchers: ReadonlyArray<RunContext["observe"]>): Pick<RunContext, "observe"> {
+  const all = watchers.filter((w) => w !== undefined);
+  if (all.length === 0) return {};
+  return { observe: (run) => allObservers(all.map((w) => w(run))) };
 }
 
 interface EarlyOutcome {

@@ -5,6 +5,7 @@ import { openFollowingRedirects } from "./follow-redirects.js";
 import { errorBodyText, readCapped } from "./read-body.js";
 import { isRetrySafeMethod } from "./retry-policy.js";
 import { type Answer, type RetryContext, withRetries } from "./retry-loop.js";
+import { traced } from "./traced.js";
 import type { CredentialSource, EgressPolicy, EgressRequest, EgressResponse } from "./types.js";
 
 /**
@@ -22,14 +23,16 @@ import type { CredentialSource, EgressPolicy, EgressRequest, EgressResponse } fr
 export async function egress(request: EgressRequest, policy: EgressPolicy): Promise<EgressResponse> {
   assertNoCredentialWithAnyHost(request);
   const started = performance.now();
-  const ctx = retryContext(request, policy);
-  const { answer, attempts } = await withRetries(ctx, () =>
-    runAttempt(policy.timeoutMs, null, async (signal): Promise<Answer & { body: Uint8Array; url: URL }> => {
-      const opened = await openFollowingRedirects(request, policy, ctx.source, signal);
-      const body = opened.scrub.bytes(await readCapped(opened.body, opened.headers["content-length"], policy.maxBytes, request.operation));
-      return { ...opened, body, release: () => errorBodyText(body) };
-    }),
-  );
+  const { answer, attempts } = await traced(request, policy, (watched, span) => {
+    const ctx = retryContext(request, watched);
+    return withRetries(ctx, () =>
+      runAttempt(policy.timeoutMs, null, async (signal): Promise<Answer & { body: Uint8Array; url: URL }> => {
+        const opened = await openFollowingRedirects(request, policy, ctx.source, signal, span);
+        const body = opened.scrub.bytes(await readCapped(opened.body, opened.headers["content-length"], policy.maxBytes, request.operation));
+        return { ...opened, body, release: () => errorBodyText(body) };
+      }),
+    );
+  });
   return {
     status: answer.status,
     headers: answer.headers,

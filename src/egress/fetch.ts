@@ -10,6 +10,7 @@ import { endAtDeadline, guardEventStream } from "./event-stream.js";
 import { openFollowingRedirects } from "./follow-redirects.js";
 import { discardBody, errorBodyText, readCapped } from "./read-body.js";
 import { type Answer, withRetries } from "./retry-loop.js";
+import { traced } from "./traced.js";
 import type { CredentialRef, EgressPolicy, EgressRequest } from "./types.js";
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -27,22 +28,24 @@ export function egressFetch(policy: EgressPolicy, credential?: CredentialRef, op
   return async function egressFetchCall(input, init) {
     const request = { ...(await toEgressRequest(input, init, credential, operation)), ...(retrySafe ? { retrySafe } : {}) };
     assertNoCredentialWithAnyHost(request);
-    const ctx = retryContext(request, policy);
-    const { answer } = await withRetries(ctx, () =>
-      runAttempt(policy.timeoutMs, init?.signal, async (signal, keepDeadline): Promise<Answer & { body: Uint8Array | Readable; url: URL }> => {
-        const opened = await openFollowingRedirects(request, policy, ctx.source, signal);
-        if (isEventStream(opened.headers)) {
-          // The caller's signal still ends the stream. The answer to a POST
-          // (a tools/call, say) keeps the attempt's deadline over its body;
-          // the server's own stream (a GET) may stay open as long as the run.
-          const body = guardEventStream(opened.body, opened.headers["content-length"], opened.scrub, policy.maxBytes, request.operation);
-          if (request.method !== "GET") endAtDeadline(body, keepDeadline(), request.operation, policy.timeoutMs);
-          return { ...opened, body, release: () => (discardBody(body), "") };
-        }
-        const body = opened.scrub.bytes(await readCapped(opened.body, opened.headers["content-length"], policy.maxBytes, request.operation));
-        return { ...opened, body, release: () => errorBodyText(body) };
-      }),
-    );
+    const { answer } = await traced(request, policy, (watched, span) => {
+      const ctx = retryContext(request, watched);
+      return withRetries(ctx, () =>
+        runAttempt(policy.timeoutMs, init?.signal, async (signal, keepDeadline): Promise<Answer & { body: Uint8Array | Readable; url: URL }> => {
+          const opened = await openFollowingRedirects(request, policy, ctx.source, signal, span);
+          if (isEventStream(opened.headers)) {
+            // The caller's signal still ends the stream. The answer to a POST
+            // (a tools/call, say) keeps the attempt's deadline over its body;
+            // the server's own stream (a GET) may stay open as long as the run.
+            const body = guardEventStream(opened.body, opened.headers["content-length"], opened.scrub, policy.maxBytes, request.operation);
+            if (request.method !== "GET") endAtDeadline(body, keepDeadline(), request.operation, policy.timeoutMs);
+            return { ...opened, body, release: () => (discardBody(body), "") };
+          }
+          const body = opened.scrub.bytes(await readCapped(opened.body, opened.headers["content-length"], policy.maxBytes, request.operation));
+          return { ...opened, body, release: () => errorBodyText(body) };
+        }),
+      );
+    });
     const body = NULL_BODY.has(answer.status) ? null : answer.body instanceof Readable ? (Readable.toWeb(answer.body) as ReadableStream<Uint8Array>) : answer.body;
     if (body === null && answer.body instanceof Readable) discardBody(answer.body);
     const response = new Response(body, { status: answer.status, headers: answer.headers });

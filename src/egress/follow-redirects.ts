@@ -11,7 +11,7 @@ import { ACCEPT_ENCODING, decodeBody } from "./decode.js";
 import { type Scrubber, effectivePlacement, placeCredential, scrubberFor } from "./credentials.js";
 import { assertHostAllowed, credentialCovers, parseHopUrl } from "./hosts.js";
 import { type Hop, MAX_REDIRECTS, isRedirect, nextHop } from "./redirects.js";
-import type { CredentialPlacement, CredentialRef, CredentialSource, EgressPolicy, EgressRequest } from "./types.js";
+import type { CredentialPlacement, CredentialRef, CredentialSource, EgressPolicy, EgressRequest, EgressSpan } from "./types.js";
 
 export interface Opened {
   status: number;
@@ -25,7 +25,8 @@ export interface Opened {
   scrub: Scrubber;
 }
 
-export async function openFollowingRedirects(req: EgressRequest, policy: EgressPolicy, source: CredentialSource, signal: AbortSignal): Promise<Opened> {
+/** `span`, when telemetry watches, adds its trace headers to each hop bound for a host the stepfile declares, never to another. */
+export async function openFollowingRedirects(req: EgressRequest, policy: EgressPolicy, source: CredentialSource, signal: AbortSignal, span?: EgressSpan): Promise<Opened> {
   const placement = req.credential ? effectivePlacement(req.credential) : undefined;
   const queryName = placement?.in === "query" ? placement.name : undefined;
   const url = parseHopUrl(req.url);
@@ -37,7 +38,8 @@ export async function openFollowingRedirects(req: EgressRequest, policy: EgressP
   for (let redirects = 0; ; redirects++) {
     assertHostAllowed(hop.url, declared, req.allowAnyHost ?? false);
     const carries = req.credential !== undefined && credentialCovers(req.credential.hosts, hop.url);
-    const { res, scrub } = await sendHop(req.operation, hop, policy.userAgent, dispatcher, signal, carries ? { credential: req.credential!, placement: placement!, source } : undefined);
+    const sent = span && policy.allowedHosts.has(hop.url.host) ? { ...hop, headers: { ...hop.headers, ...span.headers() } } : hop;
+    const { res, scrub } = await sendHop(req.operation, sent, policy.userAgent, dispatcher, signal, carries ? { credential: req.credential!, placement: placement!, source } : undefined);
     const headers = scrub.headers(flattenHeaders(res.headers));
     const location = headers.location;
     if (!isRedirect(res.statusCode) || location === undefined) {

@@ -14,5 +14,7 @@ export type {
   EgressPolicy,
   EgressRequest,
   EgressResponse,
+  EgressSpan,
+  EgressTrace,
   RetryRecord,
 } from "./types.js";

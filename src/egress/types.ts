@@ -72,6 +72,28 @@ export interface EgressPolicy {
   addresses?: AddressGuard;
   /** Injectable so tests need not wait; defaults to a timer. */
   sleep?: (ms: number) => Promise<void>;
+  /** Watches each request (OpenTelemetry client spans when telemetry is on, src/telemetry); absent: nothing watches. */
+  trace?: EgressTrace;
+}
+
+/**
+ * What egress tells a watcher of its requests, and the only thing it takes
+ * back: trace headers for hops to the hosts the stepfile declares. It is
+ * never shown a header value, a body or a query string.
+ */
+export interface EgressTrace {
+  /** A request is about to make its first attempt. `route` is the URL path as a template, when the caller knows one. */
+  begin(request: { operation: string; method: string; url: URL; route?: string }): EgressSpan;
+  /** The current trace context as `_meta` fields, for a remote MCP request's params (traceparent, tracestate). */
+  context(): Record<string, string>;
+}
+
+export interface EgressSpan {
+  /** Headers that continue the trace on a hop (traceparent, tracestate). */
+  headers(): Record<string, string>;
+  retried(record: RetryRecord): void;
+  /** The last answer's status, or what was thrown. */
+  end(outcome: { status: number } | { error: unknown }): void;
 }
 
 export interface EgressRequest {
@@ -82,6 +104,8 @@ export interface EgressRequest {
   headers?: Record<string, string>;
   body?: string | Uint8Array;
   credential?: CredentialRef;
+  /** The URL's path as its template (an OpenAPI path such as `/items/{id}`), so a trace names the route without the argument values in it. */
+  route?: string;
   /** Default: true for GET, HEAD, OPTIONS, PUT, DELETE; pass true for `effect: read`. */
   retrySafe?: boolean;
   /**

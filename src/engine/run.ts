@@ -19,7 +19,7 @@ import type { Reply, StepView } from "./replies.js";
 import { emptyToolbox, type CallOutcome, type RetryNotice, type Toolbox } from "./toolbox.js";
 import type { RunEvent, RunEvents } from "./events.js";
 import { runMechanicalStep } from "./mechanical.js";
-import type { AttemptCall, RunObserver } from "./observer.js";
+import type { AttemptCall, RunObserver, RunPhase } from "./observer.js";
 import { truncateForClient } from "./truncate.js";
 
 export type RunState = "running" | "finished" | "failed" | "abandoned";
@@ -70,7 +70,7 @@ export class Run {
     run.currentCall = { call: "start", hash: hashJson(given) };
     const reply = await run.exclusive(async () => {
       try {
-        run.toolbox = await ctx.openToolbox(stepfile, run.ledger, () => run.checkInputs(inputs), (event) => run.emit(event));
+        run.toolbox = await run.around({ kind: "preflight" }, () => ctx.openToolbox(stepfile, run.ledger, () => run.checkInputs(inputs), (event) => run.emit(event)));
         const asksPerson = stepfile.compiled.steps.some((s) => s.gates.some((g) => g.kind === "approve"));
         if (asksPerson && !ctx.approver) {
           throw new PreflightFailed("approval", "this stepfile has approve gates, and this client cannot ask a person (it does not support MCP elicitation)");
@@ -129,6 +129,11 @@ export class Run {
     const next = this.queue.then(handle, handle);
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /** Work done on the run's behalf, inside whatever its observer wraps it in (a trace span). */
+  private around<T>(phase: RunPhase, work: () => Promise<T>): Promise<T> {
+    return this.observer?.around ? this.observer.around(phase, work) : work();
   }
 
   /** A listener that throws must not change the run. */
@@ -224,7 +229,7 @@ export class Run {
       this.state = "failed";
       const step = this.stepIndex >= 0 && this.stepIndex < this.stepfile.compiled.steps.length ? this.step.def.id : null;
       this.ledger.append("run_failed", { outcome: "failed", error: failure.name, step });
-      this.observer?.ended?.("failed");
+      this.observer?.ended?.("failed", failure.name);
       await this.toolbox.close().catch(() => undefined);
       await this.ledger.durable?.();
     }
@@ -272,7 +277,7 @@ export class Run {
     const step = this.step;
     if (this.callsThisStep >= this.ctx.limits.callsPerStep) throw new CallLimitReached(step.def.id, this.ctx.limits.callsPerStep);
     this.callsThisStep += 1;
-    const outcome = await this.toolbox.call(operation, args, (notice) => this.recordRetry(notice)).catch((error: unknown) => {
+    const outcome = await this.around({ kind: "call", step: step.def.id, operation }, () => this.toolbox.call(operation, args, (notice) => this.recordRetry(notice))).catch((error: unknown) => {
       if (error instanceof EgressDenied) this.emit({ kind: "refused", step: step.def.id, operation, host: String(error.details.host ?? "") });
       throw error;
     });
@@ -372,7 +377,7 @@ export class Run {
     const id = step.def.id;
     this.recordVerdicts(step, verdicts);
     const failures = failuresOf(verdicts);
-    this.observeAttempt(step, submitted, failures);
+    this.observeAttempt(step, submitted, failures, verdicts);
     if (failures.length === 0) {
       this.pass(step, checked);
       return await this.advance();
@@ -386,7 +391,7 @@ export class Run {
   private concludeMechanical(step: CompiledStep, output: unknown, verdicts: GateVerdict[]) {
     this.recordVerdicts(step, verdicts);
     const failures = failuresOf(verdicts);
-    this.observeAttempt(step, output, failures);
+    this.observeAttempt(step, output, failures, verdicts);
     if (failures.length > 0) throw new GateFailed(step.def.id, failures);
     this.pass(step, output);
     this.completed.push(step.def.id);
@@ -400,6 +405,7 @@ export class Run {
   private park(step: CompiledStep, submitted: unknown, checked: unknown, verdicts: GateVerdict[], gates: ApproveGate[]): Reply {
     this.pending = new ApprovalWait(step, this.currentCall, submitted, checked, verdicts, gates);
     for (const gate of gates) this.emit({ kind: "approval", step: step.def.id, gate: gate.id });
+    this.observer?.approvalWaiting?.(step.def.id, gates.map((g) => g.id));
     return this.askPending(this.pending);
   }
 
@@ -439,10 +445,11 @@ export class Run {
     return { kind: "waiting", run: this.id, state: "running", step: this.pending?.step.def.id ?? this.step.def.id, text };
   }
 
-  private observeAttempt(step: CompiledStep, output: unknown, failures: GateFailure[]) {
+  private observeAttempt(step: CompiledStep, output: unknown, failures: GateFailure[], verdicts: GateVerdict[]) {
     const calls = this.attemptCalls;
     this.attemptCalls = [];
-    this.observer?.attempt?.({ step: step.def.id, mechanical: step.mechanical, calls, output, failures });
+    const passed = verdicts.filter((v) => v.pass).map((v) => v.gate);
+    this.observer?.attempt?.({ step: step.def.id, mechanical: step.mechanical, calls, output, failures, passed });
   }
 
   private recordVerdicts(step: CompiledStep, verdicts: GateVerdict[]) {
@@ -457,10 +464,12 @@ export class Run {
     const data: GateData = { inputs: this.inputs, steps: this.outputs, output, calls: this.calls, let: lets };
     const services = {
       verify: (tool: string, gate: string, d: GateData) =>
-        this.toolbox.verify(
-          tool,
-          { stepfile: this.stepfile.doc.id, step: step.def.id, gate, inputs: d.inputs, steps: d.steps, output: d.output, calls: d.calls },
-          (notice) => this.recordRetry(notice),
+        this.around({ kind: "verifier", step: step.def.id, gate, tool }, () =>
+          this.toolbox.verify(
+            tool,
+            { stepfile: this.stepfile.doc.id, step: step.def.id, gate, inputs: d.inputs, steps: d.steps, output: d.output, calls: d.calls },
+            (notice) => this.recordRetry(notice),
+          ),
         ),
       ...(this.ctx.approver ? { approver: this.announced(this.ctx.approver) } : {}),
     };
@@ -478,7 +487,7 @@ export class Run {
       kind: "ask",
       approve: (request) => {
         this.emit({ kind: "approval", step: request.step, gate: request.gate });
-        return approver.approve(request);
+        return this.around({ kind: "approval", step: request.step, gate: request.gate }, () => approver.approve(request));
       },
     };
   }

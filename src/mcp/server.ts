@@ -20,6 +20,7 @@ import { serveResources } from "./resources.js";
 import { KeptLedgers } from "../ledger/kept.js";
 import { announceOutsideRequests, requestEvents } from "./run-events.js";
 import type { RunEvents } from "../engine/events.js";
+import { watchedServer, type OperationWatch } from "./watched-server.js";
 
 export interface FactoryOptions {
   stepfiles: ServedStepfiles;
@@ -33,6 +34,8 @@ export interface FactoryOptions {
   ledgers?: KeptLedgers;
   /** Called after a server answered tools/list (the transport may load what a first call needs then). */
   onToolsListed?: () => void;
+  /** Sees every request and session (telemetry's server spans); then tools/list is never answered around the servers. */
+  watch?: OperationWatch;
 }
 
 export function createServerFactory(options: FactoryOptions): McpServerFactory {
@@ -43,12 +46,14 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
   const authoringTools = () => (authoring ??= import("../authoring/index.js").then((m) => new m.Authoring({ ...options.authoring, served: (id) => options.stepfiles.byId(id)?.loaded })));
   const rounds = new ApprovalRounds(options.approvalTimeoutMs);
   const ledgers = options.ledgers ?? new KeptLedgers(0);
+  const ServerClass = options.watch ? watchedServer(options.watch) : Server;
   // Lives as long as the factory, which is the process's.
   announceOutsideRequests(options.registry, options.stepfiles, (id) => servers.get(id)?.server, () => [...servers.values()].map((s) => s.server));
 
-  return {
+  const factory: McpServerFactory = {
     create(session: Session) {
-      const server = new Server(
+      options.watch?.sessionOpened(session.id);
+      const server = new ServerClass(
         { name: SERVER_NAME, version: options.version },
         { capabilities: serverCapabilities(), instructions: SERVER_INSTRUCTIONS, requestState: { verify: rounds.verify } },
       );
@@ -80,19 +85,20 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
       });
       return server;
     },
-    toolsListResult() {
-      return toolsListResultJson(options.stepfiles);
-    },
     sessionRuns(session: Session) {
       return { active: options.registry.hasActiveRun(session), started: options.registry.hasStartedRun(session) };
     },
     endSession(session: Session) {
+      options.watch?.sessionEnded(session.id);
       servers.get(session.id)?.stopListening();
       servers.delete(session.id);
       for (const run of options.registry.runsOf(session)) ledgers.forget(run);
       void options.registry.endSession(session);
     },
   };
+  // A watched server must see every tools/list, so the transports' cached answer is offered only unwatched.
+  if (!options.watch) factory.toolsListResult = () => toolsListResultJson(options.stepfiles);
+  return factory;
 
   async function callTool(name: string, args: Record<string, unknown>, session: Session, server: Server, ctx: ServerContext, events: RunEvents): Promise<ToolResult | InputRequiredResult> {
     // A reply that waits for a person becomes an input-required result; the client repeats this call with the answers.

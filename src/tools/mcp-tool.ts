@@ -95,7 +95,9 @@ export async function openMcpTool(
         const call = (pendingCall = new AbortController());
         let result: { content?: Array<{ type: string; text?: string }>; structuredContent?: unknown; isError?: boolean };
         try {
-          result = (await client.callTool({ name, arguments: args }, { signal: call.signal })) as typeof result;
+          // With telemetry on, the trace goes on in params._meta too, as the MCP semantic conventions carry it.
+          const meta = callPolicy.trace?.context();
+          result = (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, { signal: call.signal })) as typeof result;
         } catch (error) {
           throw callFailure(name, call.signal.aborted ? call.signal.reason : error);
         } finally {

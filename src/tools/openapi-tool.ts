@@ -5,7 +5,7 @@ import { PreflightFailed } from "../errors.js";
 import type { Exposed } from "../format/types.js";
 import { exposedName } from "../format/types.js";
 import { egress, type CredentialRef, type EgressPolicy } from "../egress/index.js";
-import { buildRequest, loadOperations, parseResult, type OpenApiToolSpec, type OperationSpec } from "./openapi/index.js";
+import { buildRequest, loadOperations, parseResult, routeOf, type OpenApiToolSpec, type OperationSpec } from "./openapi/index.js";
 import type { Operation } from "./toolbox.js";
 import { outcomeFacts } from "./toolbox.js";
 
@@ -52,6 +52,7 @@ export async function openOpenApiTool(
             operation: name,
             method: request.method,
             url: request.url,
+            route: routeOf(op, spec.server),
             headers: request.headers,
             ...(request.body !== undefined ? { body: request.body } : {}),
             ...(placed ? { credential: placed } : {}),

@@ -10,7 +10,7 @@ import { hostOf } from "../format/urls.js";
 import type { LedgerWriter } from "../engine/records.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import type { CallOutcome, OperationView, RetryNotice, Toolbox, VerifierVerdict } from "../engine/toolbox.js";
-import { credentialVariable, userAgent, type AddressGuard, type CredentialRef, type CredentialSource, type EgressPolicy } from "../egress/index.js";
+import { credentialVariable, userAgent, type AddressGuard, type CredentialRef, type CredentialSource, type EgressPolicy, type EgressTrace } from "../egress/index.js";
 import { oauthCredentials, usesRefreshForm, type OAuthGrants } from "../oauth/grants.js";
 import { checkTokenEndpoint } from "../oauth/preflight.js";
 import { missingCredentialHint } from "../oauth/variables.js";
@@ -29,6 +29,8 @@ export interface ToolboxOptions {
   grants: OAuthGrants;
   /** Resolved-address checks with the operator's --allow-private-host names; egress's default otherwise. */
   addresses?: AddressGuard;
+  /** Watches every request the run's tools send (src/telemetry, when it is on). */
+  trace?: EgressTrace;
 }
 
 /** One exposed operation, whatever kind of tool serves it. */
@@ -86,6 +88,7 @@ export async function openToolbox(stepfile: LoadedStepfile, ledger: LedgerWriter
     env: options.env,
     onRetry: retry,
     ...(options.addresses ? { addresses: options.addresses } : {}),
+    ...(options.trace ? { trace: options.trace } : {}),
   });
 
   // The seed: checked before any credential is read, so a server pointing

@@ -33,8 +33,8 @@ function commandsOf(doc: string): Command[] {
 const docs = ["README.md", ...readdirSync(join(REPO_ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
 const commands = docs.flatMap(commandsOf);
 
-/** Commands this file runs, from the repository root, through `sh -c` (not those writing a token under $HOME). */
-const RUN_HERE = /^node bin\/stepgate\.js(?!.*--http-token-file)( |$)/;
+/** Commands this file runs, from the repository root, through `sh -c` (environment assignments before them included; not those writing a token under $HOME). */
+const RUN_HERE = /^([A-Z][A-Z0-9_]*=[^\s<>]+ )*node bin\/stepgate\.js(?!.*--http-token-file)( |$)/;
 
 /** Commands another check runs as written, by the file that runs them. */
 const RUN_ELSEWHERE: Array<[RegExp, string]> = [
@@ -48,6 +48,8 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/^claude mcp add /, "needs Claude Code installed and signed in"],
   [/^npx -y node@24 "\$\(command -v npx\)" -y -p @modelcontextprotocol\/inspector@/, "downloads Node 24 and the Inspector from the npm registry"],
   [/^npm run conformance:mcp( |$)/, "downloads Node 24 and the official conformance suite from the npm registry"],
+  [/^docker run .*jaegertracing\//, "needs Docker and Jaeger's image, which this machine cannot download; test/telemetry/ decodes what Stepgate sends with its own OTLP receiver"],
+  [/^OTEL_EXPORTER_OTLP_ENDPOINT=https:\/\/api\.honeycomb\.io /, "sends to a vendor's service: needs an account and the internet"],
   [/^stepgate --auth /, "needs a browser and a real authorization server; test/oauth/auth-cli.test.ts drives the same flow against a loopback one"],
 ];
 

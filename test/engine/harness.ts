@@ -35,7 +35,8 @@ export function fakeToolbox(answers: Record<string, (args: Record<string, unknow
   };
 }
 
-export function harness(yaml: string, toolbox: Toolbox = emptyToolbox, limits = { callsPerStep: 100, toolResultChars: 20000 }, idleMs = 60_000) {
+/** `extra` adds to the RunContext (an observer, say). */
+export function harness(yaml: string, toolbox: Toolbox = emptyToolbox, limits = { callsPerStep: 100, toolResultChars: 20000 }, idleMs = 60_000, extra: Partial<RunContext> = {}) {
   const stepfile = loadStepfileText(yaml, "test.stepfile.yaml");
   const sinks = memorySinks();
   let n = 0;
@@ -47,6 +48,7 @@ export function harness(yaml: string, toolbox: Toolbox = emptyToolbox, limits = 
       checkInputs();
       return toolbox;
     },
+    ...extra,
   };
   const registry = new RunRegistry(ctx, idleMs);
   const session = newSession("s1");

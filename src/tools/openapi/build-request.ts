@@ -33,9 +33,17 @@ export function buildRequest(op: OperationSpec, serverBaseUrl: string, args: Rec
   }
 }
 
+/** The request path as a template (`/api/v3/pets/{id}`): what a trace names, free of the argument values (src/telemetry). */
+export function routeOf(op: OperationSpec, serverBaseUrl: string): string {
+  return `${pathPrefix(new URL(serverBaseUrl))}${pathTemplate(op)}`;
+}
+
+const pathPrefix = (base: URL) => base.pathname.replace(/\/+$/, "");
+const pathTemplate = (op: OperationSpec) => (op.pathTemplate.startsWith("/") ? op.pathTemplate : `/${op.pathTemplate}`);
+
 function assemble(op: OperationSpec, serverBaseUrl: string, args: Record<string, unknown>): HttpRequest {
   const base = new URL(serverBaseUrl);
-  const prefix = base.pathname.replace(/\/+$/, "");
+  const prefix = pathPrefix(base);
   const headers: Record<string, string> = { accept: op.accept };
   const query: string[] = base.search ? [base.search.slice(1)] : [];
   const cookies: string[] = [];
@@ -54,8 +62,7 @@ function assemble(op: OperationSpec, serverBaseUrl: string, args: Record<string,
   }
   if (cookies.length > 0) headers.cookie = cookies.filter(Boolean).join("; ");
 
-  const template = op.pathTemplate.startsWith("/") ? op.pathTemplate : `/${op.pathTemplate}`;
-  const path = template
+  const path = pathTemplate(op)
     .split(/(\{[^{}]+\})/)
     .map((part, i) => (i % 2 === 1 ? (pathValues.get(part.slice(1, -1)) ?? "") : encodePathLiteral(part)))
     .join("");
