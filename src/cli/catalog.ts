@@ -1,7 +1,7 @@
 // The bundled catalog, awesome-stepfiles/<domain>/<name>/<name>.stepfile.yaml
 // (or .stepfile.json), and how a command-line argument names a stepfile: a
 // path by its suffix, else a catalog name.
-import { loadStepfileFile, type LoadedStepfile } from "../loader/load.js";
+import { loadStepfileFile, type LoadCache, type LoadedStepfile } from "../loader/load.js";
 import { closestNames } from "../format/closest-names.js";
 import { catalogEntries, type CatalogEntry } from "./catalog-entries.js";
 
@@ -37,6 +37,6 @@ export function resolveArgument(arg: string): string {
 }
 
 /** Load one argument: a path, or a catalog entry's name; over `maxBytes` it is refused before parsing. */
-export async function loadArgument(arg: string, maxBytes?: number): Promise<LoadedStepfile> {
-  return loadStepfileFile(resolveArgument(arg), arg, maxBytes);
+export async function loadArgument(arg: string, maxBytes?: number, cache?: LoadCache): Promise<LoadedStepfile> {
+  return loadStepfileFile(resolveArgument(arg), arg, maxBytes, cache);
 }

@@ -28,6 +28,8 @@ export interface Options {
   draftHosts: string[];
   recordCases?: string;
   watch: boolean;
+  /** Whether stepfile loads use the load cache (src/cli/load-cache.ts); --no-cache turns it off. */
+  cache: boolean;
   clientId?: string;
   tokenStore?: string;
   /** Ledger signing and reading (src/cli/keygen.ts, verify.ts, show.ts). */
@@ -74,6 +76,7 @@ export function parseOptions(argv: string[]): Options {
         "draft-host": { type: "string", multiple: true },
         "record-cases": { type: "string" },
         watch: { type: "boolean" },
+        "no-cache": { type: "boolean" },
         "client-id": { type: "string" },
         "token-store": { type: "string" },
         keygen: { type: "boolean" },
@@ -117,6 +120,7 @@ export function parseOptions(argv: string[]): Options {
       return host;
     }),
     watch: v.watch ?? false,
+    cache: !v["no-cache"],
     json: v.json ?? false,
     positionals: parsed.positionals,
   };
@@ -166,6 +170,7 @@ function ledgerOptions(mode: Options["mode"], v: Record<string, string | boolean
     options.key = nonEmpty("--key", v.key);
   }
   if (v.json) only("--json", ["verify"]);
+  if (v["no-cache"]) only("--no-cache", ["serve", "test"]);
   if (typeof v.html === "string") {
     only("--html", ["show"]);
     options.html = nonEmpty("--html", v.html);

@@ -6,7 +6,7 @@
 import { unwatchFile, watch, watchFile, type FSWatcher, type Stats } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { StepfileUnreadable, StepgateError } from "../errors.js";
-import { loadStepfileFile } from "../loader/load.js";
+import { loadStepfileFile, type LoadCache } from "../loader/load.js";
 import { warningLines } from "./load-warnings.js";
 import type { ServedStepfiles } from "../mcp/served.js";
 import { resolveArgument } from "./catalog.js";
@@ -17,19 +17,19 @@ const SETTLE_MS = 100;
 /** How often the fallback poll looks at each file (it also survives its folder being removed). */
 const POLL_MS = 1_000;
 
-export function watchStepfiles(args: readonly string[], served: ServedStepfiles, log: (line: string) => void, maxBytes?: number): () => void {
-  const stops = args.map((arg) => watchOne(arg, resolve(resolveArgument(arg)), served, log, maxBytes));
+export function watchStepfiles(args: readonly string[], served: ServedStepfiles, log: (line: string) => void, maxBytes?: number, cache?: LoadCache): () => void {
+  const stops = args.map((arg) => watchOne(arg, resolve(resolveArgument(arg)), served, log, maxBytes, cache));
   return () => {
     for (const stop of stops) stop();
   };
 }
 
-function watchOne(arg: string, file: string, served: ServedStepfiles, log: (line: string) => void, maxBytes: number | undefined): () => void {
+function watchOne(arg: string, file: string, served: ServedStepfiles, log: (line: string) => void, maxBytes: number | undefined, cache: LoadCache | undefined): () => void {
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
   const reload = async () => {
     try {
-      const loaded = await loadStepfileFile(file, arg, maxBytes);
+      const loaded = await loadStepfileFile(file, arg, maxBytes, cache);
       // The poll and the folder watcher both fire for one save; only a real change is news.
       if (served.isCurrent(arg, loaded.identity)) return;
       const refused = served.replace(arg, loaded);

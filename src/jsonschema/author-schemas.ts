@@ -65,9 +65,9 @@ const plain = new Map<string, ValidateFunction>();
  * A compile function for one stepfile's schemas: throws what `ajv.compile`
  * would throw for an invalid schema, at load; returns a validator.
  */
-export function authorSchemaCompiler(): (schema: object) => ValidateFunction {
+export function authorSchemaCompiler(options: { checked?: boolean } = {}): (schema: object) => ValidateFunction {
   let own: Ajv2020 | undefined;
-  return (schema) => {
+  const compileNow = (schema: object): ValidateFunction => {
     if (typeof schema !== "object" || schema === null || Array.isArray(schema) || !isPlain(schema)) {
       if (!passesMetaSchema(schema)) return createAjv().compile(schema);
       own ??= createAjv({ validateSchema: false });
@@ -78,10 +78,12 @@ export function authorSchemaCompiler(): (schema: object) => ValidateFunction {
     if (known) return known;
     // What `validateSchema(schema, true)` throws; a plain schema has no $schema, so the default meta-schema applies.
     if (!checkMetaSchema(schema)) throw new Error(`schema is invalid: ${sharedAjv().errorsText(checkMetaSchema.errors)}`);
-    const validator = lazyValidator(schema);
+    const validator = lazyValidator(schema, () => sharedAjv().compile(schema));
     plain.set(key, validator);
     return validator;
   };
+  // A schema known to compile (options.checked) goes the same way on the validator's first call.
+  return options.checked ? (schema) => lazyValidator(schema, () => compileNow(schema)) : compileNow;
 }
 
 /** Compiles schemas that passed the meta-schema check already; validateSchema() on it still checks one with its own $schema. */
@@ -99,11 +101,11 @@ function passesMetaSchema(schema: unknown): boolean {
   }
 }
 
-/** A validator that compiles its schema in the shared instance (made then, if need be) on its first call; `.errors` as Ajv sets them. */
-function lazyValidator(schema: object): ValidateFunction {
+/** A validator that compiles its schema with `compile` on its first call; `.errors` as Ajv sets them. */
+function lazyValidator(schema: object, compile: () => ValidateFunction): ValidateFunction {
   let compiled: ValidateFunction | undefined;
   const validate = ((data: unknown) => {
-    compiled ??= sharedAjv().compile(schema);
+    compiled ??= compile();
     const valid = compiled(data) as boolean;
     validate.errors = compiled.errors;
     return valid;

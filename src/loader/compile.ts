@@ -45,9 +45,14 @@ export interface CompiledStepfile {
   steps: CompiledStep[];
 }
 
-export function compileStepfile(doc: StepfileDocument): { compiled?: CompiledStepfile; issues: RawIssue[] } {
+/**
+ * `checked`: the document passed every check of a full load by this code
+ * before (a load cache hit, see load.ts), so its schemas are known to
+ * compile and each is compiled, and checked, on first use instead.
+ */
+export function compileStepfile(doc: StepfileDocument, options: { checked?: boolean } = {}): { compiled?: CompiledStepfile; issues: RawIssue[] } {
   const issues: RawIssue[] = [];
-  const compileSchema = authorSchemaCompiler();
+  const compileSchema = authorSchemaCompiler(options);
   const defs = doc.$defs ?? {};
 
   // Every author schema may reference `#/$defs/<name>` of the file, so each is
