@@ -5,8 +5,9 @@
 // positions are needed only when an issue must be placed. js-yaml builds
 // plain data about eight times faster but is another parser. Where the two
 // could read a text differently (anchors, aliases, tags, merge keys,
-// directives and document markers, explicit keys, multi-line flow
-// collections and scalars, block scalars with an explicit indentation,
+// directives and document markers, explicit keys, flow collections over
+// several lines unless the whole document is one, as a JSON text is,
+// multi-line scalars, block scalars with an explicit indentation,
 // escapes beyond JSON's, tabs, keys that are not scalars on their line,
 // plain scalars that start like an indicator), this declines, as it does
 // for anything js-yaml refuses, and source.ts reads the text with `yaml`
@@ -47,8 +48,12 @@ const schema = new Schema([strTag, seqTag, mapTag, plainScalars]);
 /** The longest implicit key (with the space before its `:`) read here; `yaml` refuses one over 1024 characters in strict mode. */
 const LONGEST_KEY = 1000;
 
-/** JSON's escapes, the only ones a double-quoted scalar may use here. */
-const OTHER_ESCAPE = /\\(?![\\"/bfnrt]|u[0-9a-fA-F]{4})/;
+/**
+ * A double-quoted scalar whose escapes are all JSON's, the only ones read
+ * here. Matched from its start, so an escaped backslash before another
+ * character (`"\\\\."`, a regex's `\\.`) is the escape it is.
+ */
+const JSON_ESCAPES_ONLY = /^"(?:[^\\]|\\(?:[\\"/bfnrt]|u[0-9a-fA-F]{4}))*"$/;
 
 /**
  * A plain scalar that starts like an indicator or a document marker
@@ -86,6 +91,10 @@ function withinScreen(text: string): boolean {
   let keyLength = 0;
   let plainNext = false;
   let blockNext = false;
+  /** Whether anything but spaces, comments and line breaks came yet; whether the document is one flow collection, and it has closed. */
+  let content = false;
+  let rootFlow = false;
+  let rootDone = false;
   for (const source of new Lexer().lex(text)) {
     const type = plainNext ? (blockNext ? "block-scalar" : "plain-scalar") : CST.tokenType(source);
     if (plainNext) blockNext = false;
@@ -94,6 +103,12 @@ function withinScreen(text: string): boolean {
       afterSpace = true;
       keyLength += source.length;
       continue;
+    }
+    if (type !== "newline" && type !== "comment" && type !== "doc-mode" && type !== "scalar") {
+      // Nothing but comments after a document that is one flow collection.
+      if (rootDone) return false;
+      if (!content && (type === "flow-map-start" || type === "flow-seq-start")) rootFlow = true;
+      content = true;
     }
     switch (type) {
       case "doc-mode":
@@ -119,10 +134,11 @@ function withinScreen(text: string): boolean {
         break;
       case "single-quoted-scalar":
       case "double-quoted-scalar":
-        if (source.includes("\n") || (type === "double-quoted-scalar" && OTHER_ESCAPE.test(source))) return false;
+        if (source.includes("\n") || (type === "double-quoted-scalar" && !JSON_ESCAPES_ONLY.test(source))) return false;
         break;
       case "newline":
-        if (flow.length > 0) return false;
+        // A flow collection may span lines only as the whole document, as a JSON text is.
+        if (flow.length > 0 && !rootFlow) return false;
         break;
       case "comment":
         if (!afterSpace && previous !== "newline") return false;
@@ -134,6 +150,7 @@ function withinScreen(text: string): boolean {
       case "flow-map-end":
       case "flow-seq-end":
         if (flow.pop() !== (type === "flow-map-end" ? "{" : "[")) return false;
+        if (flow.length === 0 && rootFlow) rootDone = true;
         break;
       case "comma":
         if (flow.length === 0) return false;
