@@ -11,8 +11,14 @@ import { warningLines } from "./load-warnings.js";
 import type { ServedStepfiles } from "../mcp/served.js";
 import { resolveArgument } from "./catalog.js";
 
-/** Editors save by writing a new file and renaming it, so wait for the burst to settle. */
-const SETTLE_MS = 100;
+/**
+ * Editors save by writing a new file and renaming it, or by truncating and
+ * writing, so wait for the burst of events to settle: they come within a
+ * few ms. Kept short, since a reload is what an author waits for after each
+ * save (docs/performance.md); an edit read half-written is refused, kept
+ * out, and read again whole at the next event.
+ */
+const SETTLE_MS = 20;
 
 /** How often the fallback poll looks at each file (it also survives its folder being removed). */
 const POLL_MS = 1_000;

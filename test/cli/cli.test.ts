@@ -7,6 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { AUTHORING_TOOLS } from "../../src/authoring/index.js";
 import { describe, expect, it } from "vitest";
 import { cli } from "../support/cli-exec.js";
+import { cliEnvironment } from "../support/stepgate.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const bin = join(root, "bin/stepgate.js");
@@ -63,7 +64,7 @@ describe("stepgate CLI", () => {
   it("runs a stepfile over stdio, writes a ledger that --verify passes, and names the first bad seq of an edited one", async () => {
     const ledgerDir = tempDir();
     const client = new Client({ name: "cli-test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", ledgerDir, greet], stderr: "pipe" }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", ledgerDir, greet], env: cliEnvironment(), stderr: "pipe" }));
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toEqual(["greet", "stepgate_call", "stepgate_submit", ...AUTHORING_TOOLS.map((t) => t.name)]);
     expect(tools.tools[0]).toMatchObject({ description: "Greet someone by name, then sign off.", inputSchema: { required: ["name"] } });
@@ -101,7 +102,7 @@ describe("stepgate CLI", () => {
 
   it("writes ledger records to standard error without --ledger-dir", async () => {
     const client = new Client({ name: "cli-test", version: "1.0.0" });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, greet], stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, greet], env: cliEnvironment(), stderr: "pipe" });
     let stderr = "";
     transport.stderr?.on("data", (d) => (stderr += String(d)));
     await client.connect(transport);
