@@ -9,7 +9,9 @@
 // several lines unless the whole document is one, as a JSON text is,
 // multi-line scalars, block scalars with an explicit indentation,
 // escapes beyond JSON's, tabs, keys that are not scalars on their line,
-// plain scalars that start like an indicator), this declines, as it does
+// a flow mapping entry with a key and no value, a scalar pressed against a
+// quoted scalar or a closed flow collection, plain scalars that start like
+// an indicator), this declines, as it does
 // for anything js-yaml refuses, and source.ts reads the text with `yaml`
 // as before. The screen is `yaml`'s own lexer (its cheap first pass), and
 // plain scalars are typed by `yaml`'s own core-schema resolvers.
@@ -83,6 +85,12 @@ function withinScreen(text: string): boolean {
   if (/[\t\r\uFEFF]/.test(text)) return false;
   /** Open flow collections, innermost last: "{" or "[". */
   const flow: string[] = [];
+  /**
+   * For each open flow mapping, innermost last, where its current entry is:
+   * not begun, at its key, or past its `:`. An entry that ends at its key
+   * (`{ null }`) is read differently by `yaml` and js-yaml.
+   */
+  const entries: Array<"begin" | "key" | "value"> = [];
   /** The last token that was not a space, and the last plain scalar's text. */
   let previous = "newline";
   let lastPlain = "";
@@ -109,6 +117,16 @@ function withinScreen(text: string): boolean {
       if (rootDone) return false;
       if (!content && (type === "flow-map-start" || type === "flow-seq-start")) rootFlow = true;
       content = true;
+    }
+    // A scalar right after a quoted scalar or a closed flow collection, with no space between, is an error to `yaml` alone.
+    if (type.endsWith("scalar") && !afterSpace && /^(?:single-quoted-scalar|double-quoted-scalar|flow-map-end|flow-seq-end)$/.test(previous)) return false;
+    if (flow.at(-1) === "{") {
+      const at = entries.length - 1;
+      if (type === "map-value-ind") entries[at] = "value";
+      else if (type === "comma" || type === "flow-map-end") {
+        if (entries[at] === "key") return false;
+        entries[at] = "begin";
+      } else if (entries[at] === "begin" && (type.endsWith("scalar") || type === "flow-map-start" || type === "flow-seq-start")) entries[at] = "key";
     }
     switch (type) {
       case "doc-mode":
@@ -146,10 +164,12 @@ function withinScreen(text: string): boolean {
       case "flow-map-start":
       case "flow-seq-start":
         flow.push(source);
+        if (type === "flow-map-start") entries.push("begin");
         break;
       case "flow-map-end":
       case "flow-seq-end":
         if (flow.pop() !== (type === "flow-map-end" ? "{" : "[")) return false;
+        if (type === "flow-map-end") entries.pop();
         if (flow.length === 0 && rootFlow) rootDone = true;
         break;
       case "comma":
