@@ -107,6 +107,8 @@ function withinScreen(text: string): boolean {
     const type = plainNext ? (blockNext ? "block-scalar" : "plain-scalar") : CST.tokenType(source);
     if (plainNext) blockNext = false;
     plainNext = false;
+    // A token the lexer does not name: an error, which `yaml` reports.
+    if (!type) return false;
     if (type === "space") {
       afterSpace = true;
       keyLength += source.length;

@@ -33,15 +33,28 @@ afterAll(() => vi.doUnmock("../../src/format/fast-yaml.js"));
 /** Samples every schema of a stepfile is asked about: what lazy and eager validators answer must agree. */
 const SAMPLES: unknown[] = [{}, [], "text", 0, null, { items: [{ id: 1 }], count: "x" }];
 
-/** The compiled stepfile as data: functions by what they are, validators with their answers to SAMPLES. */
+/** Data every compiled expression, template and predicate is evaluated on. */
+const DATA: Array<Record<string, unknown>> = [{}, { inputs: {}, output: {}, steps: {} }, { inputs: { a: 1 }, output: { items: [{ id: "x", price: 1 }], count: 1 }, item: "x" }];
+
+/** What a function answers, or the error it throws, as data. */
+function answer(run: () => unknown): unknown {
+  try {
+    const value = run();
+    return value === undefined ? "(undefined)" : value;
+  } catch (error) {
+    return `(throws ${(error as Error).name}: ${(error as Error).message})`;
+  }
+}
+
+/** The compiled stepfile as data: validators with their answers to SAMPLES, other functions with their answers to DATA. */
 function compiledShape(compiled: CompiledStepfile): unknown {
   const seen = new WeakSet<object>();
   return JSON.parse(
     JSON.stringify(compiled, (key, value: unknown) => {
       if (typeof value === "function") {
         const validator = value as { schema?: unknown; errors?: unknown } & ((data: unknown) => unknown);
-        if (validator.schema === undefined) return `(function ${key})`;
-        return { schema: validator.schema, answers: SAMPLES.map((sample) => ({ valid: validator(sample), errors: validator.errors ?? null })) };
+        if (validator.schema === undefined) return { function: key, answers: DATA.map((data) => answer(() => validator(data))) };
+        return { schema: validator.schema, answers: SAMPLES.map((sample) => ({ valid: answer(() => validator(sample)), errors: validator.errors ?? null })) };
       }
       if (typeof value === "object" && value !== null && key === "def") {
         // The step's own definition is in the document, compared there.
