@@ -31,9 +31,12 @@ export function catalogEntry(arg: string, entries = catalogEntries()): CatalogEn
   throw new UnknownCatalogName(`${arg} is neither a stepfile path (.yaml, .yml, .json) nor a catalog name${hint} (stepgate --list shows the catalog)`);
 }
 
+/** The catalog's entries, found once per process: each name argument would otherwise walk the catalog folder again. */
+let entriesFound: CatalogEntry[] | undefined;
+
 /** The file an argument names: itself when it is a path, else a catalog entry's file. */
 export function resolveArgument(arg: string): string {
-  return isStepfilePath(arg) ? arg : catalogEntry(arg).file;
+  return isStepfilePath(arg) ? arg : catalogEntry(arg, (entriesFound ??= catalogEntries())).file;
 }
 
 /** Load one argument: a path, or a catalog entry's name; over `maxBytes` it is refused before parsing. */
