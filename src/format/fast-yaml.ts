@@ -9,7 +9,8 @@
 // several lines unless the whole document is one, as a JSON text is,
 // multi-line scalars, block scalars with an explicit indentation,
 // escapes beyond JSON's, tabs, keys that are not scalars on their line,
-// a flow mapping entry with a key and no value, a scalar pressed against a
+// a flow mapping entry that is a null or collection key and no value, a
+// scalar pressed against a
 // quoted scalar or a closed flow collection, plain scalars that start like
 // an indicator), this declines, as it does
 // for anything js-yaml refuses, and source.ts reads the text with `yaml`
@@ -87,10 +88,12 @@ function withinScreen(text: string): boolean {
   const flow: string[] = [];
   /**
    * For each open flow mapping, innermost last, where its current entry is:
-   * not begun, at its key, or past its `:`. An entry that ends at its key
-   * (`{ null }`) is read differently by `yaml` and js-yaml.
+   * not begun, at its key, at a key that reads as null or is a collection,
+   * or past its `:`. An entry that ends at such a key (`{ a: 1, null }`) is
+   * read differently by `yaml` and js-yaml; one that ends at another key
+   * (`{ a: 1, b }`) is that key with a null value to both.
    */
-  const entries: Array<"begin" | "key" | "value"> = [];
+  const entries: Array<"begin" | "key" | "odd-key" | "value"> = [];
   /** The last token that was not a space, and the last plain scalar's text. */
   let previous = "newline";
   let lastPlain = "";
@@ -126,9 +129,11 @@ function withinScreen(text: string): boolean {
       const at = entries.length - 1;
       if (type === "map-value-ind") entries[at] = "value";
       else if (type === "comma" || type === "flow-map-end") {
-        if (entries[at] === "key") return false;
+        if (entries[at] === "odd-key") return false;
         entries[at] = "begin";
-      } else if (entries[at] === "begin" && (type.endsWith("scalar") || type === "flow-map-start" || type === "flow-seq-start")) entries[at] = "key";
+      } else if (entries[at] === "begin" && type !== "scalar" && (type.endsWith("scalar") || type === "flow-map-start" || type === "flow-seq-start")) {
+        entries[at] = type.startsWith("flow") || (type === "plain-scalar" && NULL_KEY.test(source)) ? "odd-key" : "key";
+      }
     }
     switch (type) {
       case "doc-mode":
