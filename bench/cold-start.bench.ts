@@ -16,7 +16,7 @@ import { catalogEntries } from "../src/cli/catalog-entries.js";
 import { cacheKey, entryText, readEntry } from "../src/cli/load-cache.js";
 import { parseSource } from "../src/format/source.js";
 import { loadStepfileText, type CheckedStepfile, type LoadCache } from "../src/loader/load.js";
-import { catalogCopies, generatedStepfile, machineLine, median, ms, percentile, processRssMb, quick, timedNode, times, verdict } from "./support.js";
+import { catalogCopies, generatedStepfile, machineLine, median, ms, percentile, processCpuMs, processRssMb, quick, timedNode, times, verdict } from "./support.js";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = join(root, "bin", "stepgate.js");
@@ -42,6 +42,8 @@ const laterCache = join(dir, "cache-later");
 let fresh = 0;
 /** An empty cache folder: a first launch after a build finds no entry of its build in the user's folder. */
 const firstCache = () => join(dir, `cache-first-${++fresh}`);
+/** The server's CPU time (user + system) when its tools/list answer arrived, per configuration. */
+const cpuMs = new Map<string, number[]>();
 /** Peak RSS (VmHWM) of the server after its first tools/list answer and a ping the SDK server answers, per configuration; the last sample wins. */
 const peakRss = new Map<string, number>();
 
@@ -56,6 +58,8 @@ async function coldStart(label: string, args: readonly string[], cacheHome: stri
     await client.connect(transport);
     const { tools } = await client.listTools();
     const elapsed = performance.now() - started;
+    const cpu = transport.pid === null ? undefined : processCpuMs(transport.pid);
+    if (cpu !== undefined) (cpuMs.get(label) ?? cpuMs.set(label, []).get(label)!).push(cpu);
     // The first answers are written before the MCP SDK loads (src/stdio-early.ts):
     // a ping, answered by the SDK server, makes the peak include it.
     await client.ping();
@@ -184,8 +188,9 @@ try {
   const [oneFirst, oneLater, allFirst, allLater, allFull, copiesFirst, copiesLater] = configs.map((_, i) => at(i)) as [number, number, number, number, number, number, number];
   const wholeTarget = (m: number, base: number) => `${verdict(m / base <= 1.4 && m <= 400, "<= 1.4x the 1-entry row and <= 400 ms")} (${times(m / base)})`;
   const rssCell = (label: string) => peakRss.get(label)?.toFixed(1) ?? "-";
-  const rows: Array<{ name: string; samples: number[]; ratio: string; rss: string; target: string }> = [
-    { name: "`node -e 0` (spawn to exit; the floor)", samples: floorSamples, ratio: "1.00x", rss: "-", target: "-" },
+  const cpuCell = (label: string) => (cpuMs.get(label)?.length ? ms(median(cpuMs.get(label)!)) : "-");
+  const rows: Array<{ name: string; samples: number[]; ratio: string; rss: string; target: string; cpu: string }> = [
+    { name: "`node -e 0` (spawn to exit; the floor)", samples: floorSamples, ratio: "1.00x", rss: "-", target: "-", cpu: "-" },
     ...configs.map((c, i) => {
       const m = at(i);
       const target =
@@ -198,9 +203,9 @@ try {
               : i === 5 || i === 6
                 ? `${times(m / (i === 5 ? oneFirst : oneLater))} the 1-entry row (no target)`
                 : `${times(m / oneLater)} the 1-entry row (reference)`;
-      return { name: c.label, samples: spawned.get(c.label)!, ratio: times(m / floor), rss: rssCell(c.label), target };
+      return { name: c.label, samples: spawned.get(c.label)!, ratio: times(m / floor), rss: rssCell(c.label), target, cpu: cpuCell(c.label) };
     }),
-    { name: `stepgate, one ${bigSteps}-step stepfile (first launch)`, samples: bigCold, ratio: times(median(bigCold) / floor), rss: rssCell("big"), target: "-" },
+    { name: `stepgate, one ${bigSteps}-step stepfile (first launch)`, samples: bigCold, ratio: times(median(bigCold) / floor), rss: rssCell("big"), target: "-", cpu: cpuCell("big") },
   ];
   const inProcess: Array<{ name: string; samples: number[]; target: string }> = [
     { name: "in-process: load one catalog entry in full, warm (median per entry; median, p90, min over the 28)", samples: warmFull, target: verdict(median(warmFull) <= 2, "median <= 2 ms") },
@@ -211,13 +216,13 @@ try {
 
   console.log("## Cold start to the first tools/list\n");
   console.log(
-    `Method: spawn \`node bin/stepgate.js --ledger-dir <tmp> <stepfiles>\` (the built CLI), connect an MCP client over stdio (initialize handshake) and time until the tools/list answer. ${runs} rounds after ${warmups} warm-up rounds; in each round \`node -e 0\` and every spawned row run once, in turn, so drift on a shared machine hits all rows alike. "First launch after a build" gives the server an empty load cache folder (\`XDG_CACHE_HOME\`), as on the first launch of a new build: catalog entries are then read from the entries the build shipped (dist/loads/), a user's own stepfiles are parsed and checked in full. "Later launches" share one cache folder that earlier rounds filled. The copies are the 28 catalog entries with \`-copy\` added to their ids, so no shipped entry matches them. Peak RSS is the server's VmHWM (Linux /proc) read after its tools/list answer and one ping, which the MCP SDK server answers (the first answers are written before the SDK loads). The in-process rows load in the bench's own process, its loader warm: each catalog entry ${loadsPerEntry} times, in full or from a load cache hit (kept in memory in the disk cache's own format), the row giving the median, p90 and minimum over the entries of each entry's median.\n`,
+    `Method: spawn \`node bin/stepgate.js --ledger-dir <tmp> <stepfiles>\` (the built CLI), connect an MCP client over stdio (initialize handshake) and time until the tools/list answer. ${runs} rounds after ${warmups} warm-up rounds; in each round \`node -e 0\` and every spawned row run once, in turn, so drift on a shared machine hits all rows alike. "First launch after a build" gives the server an empty load cache folder (\`XDG_CACHE_HOME\`), as on the first launch of a new build: catalog entries are then read from the entries the build shipped (dist/loads/), a user's own stepfiles are parsed and checked in full. "Later launches" share one cache folder that earlier rounds filled. The copies are the 28 catalog entries with \`-copy\` added to their ids, so no shipped entry matches them. Server CPU is the server's user + system time (Linux /proc, 10 ms ticks) when its tools/list answer arrived: on a busy machine it moves far less than wall time. Peak RSS is the server's VmHWM (Linux /proc) read after its tools/list answer and one ping, which the MCP SDK server answers (the first answers are written before the SDK loads). The in-process rows load in the bench's own process, its loader warm: each catalog entry ${loadsPerEntry} times, in full or from a load cache hit (kept in memory in the disk cache's own format), the row giving the median, p90 and minimum over the entries of each entry's median.\n`,
   );
   console.log(machineLine() + "\n");
-  console.log("| configuration | median ms | p90 ms | min ms | ratio to floor | peak RSS MB | target |");
-  console.log("|---|---:|---:|---:|---:|---:|---|");
-  for (const row of rows) console.log(`| ${row.name} | ${ms(median(row.samples))} | ${ms(percentile(row.samples, 90))} | ${ms(Math.min(...row.samples))} | ${row.ratio} | ${row.rss} | ${row.target} |`);
-  for (const row of inProcess) console.log(`| ${row.name} | ${ms(median(row.samples))} | ${ms(percentile(row.samples, 90))} | ${ms(Math.min(...row.samples))} | - | - | ${row.target} |`);
+  console.log("| configuration | median ms | p90 ms | min ms | ratio to floor | server CPU ms (median) | peak RSS MB | target |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---|");
+  for (const row of rows) console.log(`| ${row.name} | ${ms(median(row.samples))} | ${ms(percentile(row.samples, 90))} | ${ms(Math.min(...row.samples))} | ${row.ratio} | ${row.cpu} | ${row.rss} | ${row.target} |`);
+  for (const row of inProcess) console.log(`| ${row.name} | ${ms(median(row.samples))} | ${ms(percentile(row.samples, 90))} | ${ms(Math.min(...row.samples))} | - | - | - | ${row.target} |`);
   console.log(
     `\nInterpretation: one catalog entry reaches tools/list in ${ms(oneFirst)} ms on a first launch and ${ms(oneLater)} ms later, ${times(oneFirst / floor)} and ${times(oneLater / floor)} the ${ms(floor)} ms it takes to start a Node process at all; the rest is reading and compiling the serve chunk of the bundle, loading the entry and the initialize/tools/list exchange, answered before the MCP SDK loads (src/stdio-early.ts). The whole catalog takes ${ms(allFirst)} ms on a first launch after a build and ${ms(allLater)} ms later (${times(allFirst / oneFirst)} and ${times(allLater / oneLater)} the 1-entry rows): each entry is a load cache hit, so it is only compiled, its schemas on first use. Parsing and checking every entry (--no-cache) takes ${ms(allFull)} ms, ${ms((allFull - oneLater) / 27)} ms per extra entry. The same 28 stepfiles as a user's own take ${ms(copiesFirst)} ms on their first launch, when each is loaded in full and kept, and ${ms(copiesLater)} ms on later launches. Warm, a catalog entry loads in full in ${ms(median(warmFull))} ms at the median over the catalog, and from a cache hit in ${ms(median(warmHit))} ms. The ${bigSteps}-step stepfile loads in ${ms(median(bigLoads))} ms in a warm process (${Math.round((100 * median(bigParses)) / median(bigLoads))}% of it reading its YAML) and reaches tools/list cold in ${ms(median(bigCold))} ms.`,
   );

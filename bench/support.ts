@@ -166,6 +166,17 @@ export function processRssMb(pid: number): { peak: number; now: number } | undef
   }
 }
 
+/** CPU time (user + system) in ms a live process has used so far (Linux /proc; undefined elsewhere): steadier than wall time on a busy machine. */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime, in clock ticks (100 per second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `12.3x` for a ratio to a floor. */
 export const times = (ratio: number): string => `${ratio.toFixed(2)}x`;
 

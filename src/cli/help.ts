@@ -44,8 +44,8 @@ Limits and options:
                               (PEM, from --keygen; or set STEPGATE_SIGNING_KEY to the file)
   --checkpoint-every <n>      with a signing key: a signed checkpoint record every n records (default 64)
   --watch                     reload a stepfile when its file changes
-  --no-cache                  serving and --test: load every stepfile in full, neither reading nor writing the load
-                              cache ($XDG_CACHE_HOME/stepgate, else ~/.cache/stepgate; see docs/performance.md)
+  --no-cache                  serving and --test: parse and check every stepfile in full, neither reading nor
+                              writing the load cache ($XDG_CACHE_HOME/stepgate, else ~/.cache/stepgate)
   --client-id <id>            with --auth: a client registered beforehand (needed when the server offers no dynamic
                               registration); public, or confidential with its secret in <NAME>_CLIENT_SECRET
   --token-store <file>        keep rotated oauth2 refresh tokens in this file (created 0600; refused if others can

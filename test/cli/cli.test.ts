@@ -21,7 +21,7 @@ describe("stepgate CLI", () => {
   it("prints help and version", async () => {
     const help = await cli("--help");
     expect(help.code).toBe(0);
-    for (const option of ["--calls-per-step", "--tool-result-chars", "--run-idle-ms", "--request-timeout-ms", "--response-bytes", "--ledger-dir", "--contact", "--draft-credential", "--draft-setting", "--allow-private-host", "--record-cases", "--watch", "--verify", "--list", "--keygen", "--signing-key", "STEPGATE_SIGNING_KEY", "--checkpoint-every", "--key", "--json", "--show", "--html", "--max-stepfile-bytes", "--max-sessions"]) {
+    for (const option of ["--calls-per-step", "--tool-result-chars", "--run-idle-ms", "--request-timeout-ms", "--response-bytes", "--ledger-dir", "--contact", "--draft-credential", "--draft-setting", "--allow-private-host", "--record-cases", "--watch", "--verify", "--list", "--keygen", "--signing-key", "STEPGATE_SIGNING_KEY", "--checkpoint-every", "--key", "--json", "--show", "--html", "--max-stepfile-bytes", "--max-sessions", "--no-cache"]) {
       expect(help.stdout).toContain(option);
     }
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
