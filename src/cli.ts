@@ -1,6 +1,6 @@
 // The command line: parse options, then hand over to the mode asked for
 // (serve over stdio or HTTP, list the catalog, verify or show ledgers, make
-// a signing key, run offline cases, authorize). Returns the exit code.
+// a signing key, run offline cases, check stepfiles, authorize). Returns the exit code.
 //
 // Each mode is imported on demand: `--version` must not pay for the MCP SDK,
 // Ajv and undici that serving needs. A new mode is one more case of the form
@@ -39,6 +39,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     case "test":
       return (await import("./cli/test-mode.js")).testMode(options);
+    case "check":
+      return (await import("./cli/check.js")).checkMode(options, out);
     case "auth":
       return (await import("./cli/auth.js")).runAuth(options, {
         env: process.env,

@@ -4,8 +4,12 @@
 export const AUTHORING_TOOLS = [
   {
     name: "stepgate_guide",
-    description: "How to write a stepfile: the authoring workflow (outline, inspect_api, write, validate, try, save), a compact reference of the format, and the JSON Schema of stepfiles.",
-    inputSchema: { type: "object", properties: {} },
+    description:
+      "How to write a stepfile: the authoring workflow (outline, inspect_api, write, validate, try, test, save), a compact reference of the format, and one complete small stepfile to start from. Give section for more: expressions, operators (the expression reference) or schema (the JSON Schema of stepfiles).",
+    inputSchema: {
+      type: "object",
+      properties: { section: { type: "string", enum: ["expressions", "operators", "schema"], description: "One part of the reference; without it, the guide itself." } },
+    },
   },
   {
     name: "stepgate_examples",
@@ -15,7 +19,7 @@ export const AUTHORING_TOOLS = [
   {
     name: "stepgate_outline",
     description:
-      "Turn a procedure written as markdown (a SKILL.md or an SOP, with optional YAML frontmatter) into a skeleton stepfile: one step per numbered item or second-level heading, each MUST/NEVER/ALWAYS rule as a gate to write, and TODO: markers where the author must decide.",
+      "Turn a procedure written as markdown (a SKILL.md or an SOP, with optional YAML frontmatter) into a skeleton stepfile: one step per numbered item or second-level heading, each MUST/NEVER/ALWAYS rule as a gate to write, an approve gate wherever a person must approve, sign off or confirm, and TODO: markers where the author must decide.",
     inputSchema: { type: "object", required: ["markdown"], properties: { markdown: { type: "string", description: "The procedure as markdown." } } },
   },
   {

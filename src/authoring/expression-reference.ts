@@ -77,7 +77,7 @@ export const OPERATOR_REFERENCE: readonly OperatorReference[] = [
 export const EXPRESSION_NOTES: readonly { title: string; text: string }[] = [
   {
     title: "What gates read",
-    text: "Gates, explain, let and derive see { inputs, steps, output, calls, let }: the run's inputs, each earlier step's accepted output by step id, the submitted output (derived fields added), every call this step made through stepgate_call, and this step's let values. calls[] items are { tool, arguments, result, is_error }, and result is the parsed JSON of the response (an object or list you can read with var and results), even though the stepgate_call reply shows it to you as text. A body that is not JSON stays a string; for a call that failed (is_error true) result is the error response's body; for an MCP tool it is the structuredContent the tool returned, else its text parsed as JSON. results reads only the calls that did not fail. When the OpenAPI document is inline, stepgate_validate checks paths read through results and calls[].result against the operation's response schemas, and warns where they rule a name out.",
+    text: "Gates, explain, let and derive see { inputs, steps, output, calls, let }: the run's inputs, each earlier step's accepted output by step id, the submitted output (derived fields added), every call this step made through stepgate_call, and this step's let values. calls[] items are { tool, arguments, result, is_error }, and result is the parsed JSON of the response (an object or list you can read with var and results), even though the stepgate_call reply shows it to you as text. A body that is not JSON stays a string; for a call that failed (is_error true) result is the error response's body; for an MCP tool it is the structuredContent the tool returned, else its text parsed as JSON. results reads only the calls that did not fail. When the OpenAPI document is inline, stepgate_validate checks paths read through results and calls[].result against the operation's response schemas, and warns where they rule a name out or do not document it.",
   },
   {
     title: "var inside iterating operators",
@@ -97,13 +97,24 @@ function exampleText(e: OperatorReference["example"]): string {
   return `${code(e.expression)}${e.data ? ` with ${code(e.data)}` : ""} gives ${code(e.gives)}`;
 }
 
-/** Markdown: the notes, then one table row per operator. The same text goes into the guide and into docs/stepfile.md. */
-export function expressionReferenceMarkdown(): string {
+/** JSONLogic's own operators come first in the reference; Stepgate's, from `results` on, after them (format section 6). */
+const FIRST_STEPGATE = OPERATOR_REFERENCE.findIndex((o) => o.name === "results");
+
+/** Stepgate's operators, beyond JSONLogic's. */
+export const STEPGATE_OPERATORS: readonly string[] = OPERATOR_REFERENCE.slice(FIRST_STEPGATE).map((o) => o.name);
+
+/**
+ * Markdown: the notes, then one table row per operator. The whole is what
+ * docs/stepfile.md holds; the guide serves it in two sections, each a reply
+ * of its own: the notes with JSONLogic's operators, and Stepgate's operators.
+ */
+export function expressionReferenceMarkdown(part: "all" | "jsonlogic" | "stepgate" = "all"): string {
   const cell = (text: string) => text.replace(/\|/g, "\\|");
   const lines: string[] = [];
-  for (const note of EXPRESSION_NOTES) lines.push(`**${note.title}.** ${note.text}`, "");
+  if (part !== "stepgate") for (const note of EXPRESSION_NOTES) lines.push(`**${note.title}.** ${note.text}`, "");
   lines.push("| Operator | Arguments | Result | Example | Diagnosis (as a predicate, without explain) |", "|---|---|---|---|---|");
-  for (const op of OPERATOR_REFERENCE) lines.push(`| \`${cell(op.name)}\` | ${cell(op.signature)} | ${cell(op.result)} | ${cell(exampleText(op.example))} | ${cell(op.diagnosis)} |`);
+  const ops = part === "all" ? OPERATOR_REFERENCE : part === "jsonlogic" ? OPERATOR_REFERENCE.slice(0, FIRST_STEPGATE) : OPERATOR_REFERENCE.slice(FIRST_STEPGATE);
+  for (const op of ops) lines.push(`| \`${cell(op.name)}\` | ${cell(op.signature)} | ${cell(op.result)} | ${cell(exampleText(op.example))} | ${cell(op.diagnosis)} |`);
   return `${lines.join("\n")}\n`;
 }
 

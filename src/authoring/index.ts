@@ -11,7 +11,7 @@ import type { Session } from "../session.js";
 import type { AuthoringToolName } from "./definitions.js";
 import type { DraftRuleContext } from "./draft-rules.js";
 import { exampleText, examplesListText, listExamples, nearExamples, readExample } from "./examples.js";
-import { guide, guideText } from "./guide.js";
+import { GUIDE_SECTIONS, guide, guideSection, guideText, isGuideSection } from "./guide.js";
 import { inspectApi, inspectApiDocument } from "./inspect-api.js";
 import { inspectionText } from "./inspection-text.js";
 import type { AuthoringOptions } from "./options.js";
@@ -49,8 +49,14 @@ export class Authoring {
   async call(name: AuthoringToolName, args: Record<string, unknown>, caller: CallerContext): Promise<AuthoringAnswer> {
     switch (name) {
       case "stepgate_guide": {
+        if (args.section !== undefined) {
+          if (!isGuideSection(args.section)) return usage(`stepgate_guide takes section: one of ${Object.keys(GUIDE_SECTIONS).join(", ")}, or nothing for the guide itself`);
+          const { text, data: sectionData } = guideSection(args.section);
+          return data(text, sectionData);
+        }
+        // The text holds everything; the data what a program reads from it without parsing markdown.
         const g = guide();
-        return data(guideText(g), { ...g });
+        return data(guideText(g), { workflow: g.workflow, sections: g.sections });
       }
       case "stepgate_examples": {
         const catalog = this.options.catalog();

@@ -116,7 +116,12 @@ const RULE = /\b(?:MUST|NEVER|ALWAYS|SHALL)\b|^(?:Never|Always)\b/;
 
 /** The sentences of a text that state a rule, without markdown list markers or emphasis. */
 export function rulesIn(text: string): string[] {
-  const rules: string[] = [];
+  return sentencesIn(text).filter((s) => RULE.test(s));
+}
+
+/** The distinct sentences of a text, line by line, without markdown list markers or emphasis. */
+export function sentencesIn(text: string): string[] {
+  const sentences: string[] = [];
   for (const line of text.split("\n")) {
     const plain = line
       .replace(/^\s*(?:[-*+]|\d+[.)]|>|#+)\s+/, "")
@@ -124,8 +129,20 @@ export function rulesIn(text: string): string[] {
       .trim();
     for (const sentence of plain.split(/(?<=[.!?])\s+(?=[A-Z])/)) {
       const s = sentence.trim();
-      if (s && RULE.test(s) && !rules.includes(s)) rules.push(s);
+      if (s && !sentences.includes(s)) sentences.push(s);
     }
   }
-  return rules;
+  return sentences;
+}
+
+// "A manager must approve", "the customer signs off", "get the user to
+// confirm": agreement only a person can give, which an approve gate asks for.
+// Both a verb of agreeing and someone other than the agent must be named:
+// "confirm the build passed" is the agent's own work.
+const AGREES = /\b(?:approv(?:e|es|ed|al|ing)|sign(?:s|ed|ing)?[\s-]off|sign-off|confirm(?:s|ed|ation|ing)?)\b/i;
+const PERSON = /\b(?:person|people|human|someone|somebody|manager|reviewer|approver|supervisor|lead|owner|operator|user|customer|client|admin|administrator|team|officer|director|editor|partner|counsel|accountant|finance|legal|hr)\b/i;
+
+/** Whether a sentence asks a person to approve, sign off or confirm. */
+export function asksApproval(sentence: string): boolean {
+  return AGREES.test(sentence) && PERSON.test(sentence);
 }

@@ -2,20 +2,32 @@
 // Deterministic and model-free: it keeps the author's words as instructions
 // and gate messages, and leaves a "TODO:" string wherever only the author can
 // decide (inputs, what each step submits, how each rule is checked), which
-// stepgate_validate then lists with their paths.
+// stepgate_validate then lists with their paths. A sentence asking a person
+// to approve, sign off or confirm becomes an approve gate, the one gate that
+// asks a person. The file starts with the yaml-language-server line, so an
+// editor checks it against the schema as the author fills it in.
 import { Document } from "yaml";
 import { parseSource } from "../format/source.js";
-import { readProcedure, type Procedure } from "./markdown-procedure.js";
+import { asksApproval, readProcedure, sentencesIn, type Procedure } from "./markdown-procedure.js";
 import { todoMarkers, type TodoMarker } from "./todo-markers.js";
 
 export interface Outline {
   stepfile: string;
   steps: number;
   rules: number;
+  /** Approve gates made from sentences asking a person to approve, sign off or confirm. */
+  approvals: number;
   todos: TodoMarker[];
 }
 
-const HEADER = " Skeleton from stepgate_outline. Replace every TODO: marker, then check it with stepgate_validate.";
+/** Where an editor finds the schema: relative to the stepfile, in the project that installed stepgate (docs/stepfile.md, "Editors"). */
+export const SCHEMA_LINE = " yaml-language-server: $schema=./node_modules/stepgate/schema/stepfile.schema.json";
+
+const HEADER = [
+  SCHEMA_LINE,
+  " Skeleton from stepgate_outline. Replace every TODO: marker, then check it with stepgate_validate.",
+  " The line above lets an editor check the file as you type; its path is relative to this file.",
+].join("\n");
 
 export function outline(markdown: string): Outline {
   const procedure = readProcedure(markdown);
@@ -28,15 +40,12 @@ export function outline(markdown: string): Outline {
     stepfile,
     steps: doc.steps.length,
     rules: new Set([...procedure.steps.flatMap((s) => s.rules), ...procedure.generalRules]).size,
+    approvals: doc.steps.flatMap((s) => ("gates" in s ? s.gates : [])).filter((g) => "approve" in g).length,
     todos: "issues" in parsed ? [] : todoMarkers(parsed),
   };
 }
 
-interface SkeletonGate {
-  id: string;
-  message: string;
-  predicate: string;
-}
+type SkeletonGate = { id: string; message: string; predicate: string } | { id: string; approve: { message: string } };
 
 interface AgentStep {
   id: string;
@@ -92,8 +101,11 @@ function fetchingStep(id: string, text: string): MechanicalStep {
 function skeleton(p: Procedure) {
   const stepIds = new Unique();
   const steps: SkeletonStep[] = p.steps.map((s, i) => {
-    const rules = [...s.rules];
-    const general = i === p.steps.length - 1 ? p.generalRules.filter((r) => !rules.includes(r)) : [];
+    const last = i === p.steps.length - 1;
+    // Agreement a person must give is asked by an approve gate, not checked by a predicate.
+    const approvals = [...sentencesIn(s.text), ...(last ? p.generalRules : [])].filter(asksApproval);
+    const rules = s.rules.filter((r) => !asksApproval(r));
+    const general = last ? p.generalRules.filter((r) => !rules.includes(r) && !asksApproval(r)) : [];
     const gateIds = new Unique();
     const gates: SkeletonGate[] = [
       ...rules.map((rule) => ({ id: gateIds.take(slug(rule, "rule")), message: rule, predicate: "TODO: an expression that is true only when the output keeps this rule" })),
@@ -104,8 +116,10 @@ function skeleton(p: Procedure) {
       })),
     ];
     const id = stepIds.take(slug(s.title, "step"));
-    if (i === 0 && p.steps.length > 1 && rules.length === 0 && general.length === 0 && (FETCHES.test(s.title) || FETCHES.test(s.text)) && FROM_A_SYSTEM.test(`${s.title} ${s.text}`)) return fetchingStep(id, s.text);
+    if (i === 0 && p.steps.length > 1 && rules.length === 0 && general.length === 0 && approvals.length === 0 && (FETCHES.test(s.title) || FETCHES.test(s.text)) && FROM_A_SYSTEM.test(`${s.title} ${s.text}`)) return fetchingStep(id, s.text);
     if (gates.length === 0) gates.push({ id: gateIds.take("check"), message: "TODO: what a good output of this step must show", predicate: "TODO: an expression over output (and calls) that is true only for a good output" });
+    // Asked after every other gate passed, with the submitted output shown beside the message.
+    if (approvals.length > 0) gates.push({ id: gateIds.take("approved"), approve: { message: approvalMessage(approvals) } });
     return {
       id,
       instructions: s.text,
@@ -131,6 +145,11 @@ function skeleton(p: Procedure) {
     ...(steps.some((s) => "do" in s) ? { tools: TOOLS_STUB } : {}),
     steps,
   };
+}
+
+/** What the person is asked: the procedure's own words (placeholders are not filled there, so none are added). */
+function approvalMessage(sentences: readonly string[]): string {
+  return `The procedure says: ${sentences.join(" ")} Approve the output below?`;
 }
 
 const DANGLING = new Set(["a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "by", "at", "from", "must", "be", "is", "are", "that", "than", "its", "each", "every"]);
@@ -172,6 +191,7 @@ class Unique {
 export function outlineText(o: Outline): string {
   return [
     `A skeleton with ${o.steps} ${o.steps === 1 ? "step" : "steps"} and ${o.rules} ${o.rules === 1 ? "rule" : "rules"} to write as gates; ${o.todos.length} TODO: markers to replace.`,
+    ...(o.approvals > 0 ? [`${o.approvals} approve ${o.approvals === 1 ? "gate asks" : "gates ask"} a person where the procedure says one must approve, sign off or confirm (the client must support elicitation).`] : []),
     "Fill it in, then check it with stepgate_validate.",
     "",
     o.stepfile.trimEnd(),

@@ -1,11 +1,13 @@
 // stepgate_validate: everything an author needs to fix before trying a draft,
 // in one answer: every load issue with its path and line:column, the TODO
-// markers still left, and, for a draft that loads, its id, identity, steps
-// and whether stepgate_try would start it.
-import { StepfileInvalid, type Issue } from "../errors.js";
+// markers still left, and, for a draft that loads, its warnings, id,
+// identity, steps and whether stepgate_try would start it. The issues and
+// warnings are the loader's findings (src/loader/findings.ts), exactly what
+// `stepgate --check` prints for a file.
+import type { Issue } from "../errors.js";
 import { parseSource } from "../format/source.js";
 import { gateKind } from "../format/types.js";
-import { loadStepfileText, type LoadedStepfile } from "../loader/load.js";
+import { textFindings } from "../loader/findings.js";
 import { WAY_FORWARD } from "./draft-hosts.js";
 import { draftRuleBreaches, type DraftRuleContext } from "./draft-rules.js";
 import { todoMarkers, type TodoMarker } from "./todo-markers.js";
@@ -33,13 +35,8 @@ export interface Validation {
 export function validateDraft(text: string, rules: DraftRuleContext): Validation {
   const parsed = parseSource(text);
   const todos = "issues" in parsed ? [] : todoMarkers(parsed);
-  let loaded: LoadedStepfile;
-  try {
-    loaded = loadStepfileText(text, "draft");
-  } catch (error) {
-    if (!(error instanceof StepfileInvalid)) throw error;
-    return { valid: false, issues: error.issues, todos, try: { accepted: false, refusals: [] } };
-  }
+  const { loaded, errors, warnings } = textFindings(text, "draft");
+  if (!loaded) return { valid: false, issues: errors, todos, try: { accepted: false, refusals: [] } };
   const refusals = draftRuleBreaches(loaded.doc, rules);
   return {
     valid: true,
@@ -47,7 +44,7 @@ export function validateDraft(text: string, rules: DraftRuleContext): Validation
     todos,
     id: loaded.doc.id,
     identity: loaded.identity,
-    ...(loaded.warnings.length > 0 ? { warnings: [...loaded.warnings] } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
     steps: loaded.doc.steps.map((s) => ({
       id: s.id,
       kind: s.do ? "mechanical" : "agent",

@@ -8,6 +8,10 @@ Usage:
   stepgate --list [<domain or word>...]                   the bundled catalog by domain, with what each entry needs;
                                                           words filter it (e.g. --list finance, --list keyless)
   stepgate --test <stepfile | catalog name> [<cases.yaml>]  offline gate cases (default: <id>.cases.yaml beside the stepfile)
+  stepgate --check [--strict] [--json] <stepfile | catalog name>...
+                                                          load each stepfile and print every error and warning as
+                                                          file:line:column (what stepgate_validate reports), for CI;
+                                                          exit 1 on any error, with --strict on any warning too
   stepgate --verify [--key <public.pem>] [--json] <ledger.jsonl>...
                                                           check ledgers: intact and signed, unsigned, open, tampered,
                                                           signature invalid or wrong key (exit 0 only when intact and closed,
@@ -63,9 +67,11 @@ store, a server that rotates refresh tokens spends the environment's token at
 the first refresh, so after a restart run --auth again (or use --token-store).
 
 Exit codes: 0 success, 1 a check failed (--verify: a ledger is not intact and
-closed; --test: a verdict differs), a stepfile, cases file or signing key is
-invalid, --keygen found a key, --show could not read a ledger or --auth could
-not authorize, 2 bad usage (with --test, also a stepfile, catalog name or
-cases file that cannot be found; with --verify, a --key that cannot be read),
+closed; --test: a verdict differs; --check: a stepfile is invalid, or with
+--strict has a warning), a stepfile, cases file or signing key is invalid,
+--keygen found a key, --show could not read a ledger or --auth could not
+authorize, 2 bad usage (with --test and --check, also a stepfile, catalog name
+or cases file that cannot be found or read; with --verify, a --key that cannot
+be read),
 70 an internal error (one line; set STEPGATE_DEBUG=1 for the stack).
 `;

@@ -12,7 +12,7 @@ export class UsageError extends Error {
 }
 
 export interface Options {
-  mode: "serve" | "list" | "test" | "verify" | "auth" | "keygen" | "show" | "help" | "version";
+  mode: "serve" | "list" | "test" | "check" | "verify" | "auth" | "keygen" | "show" | "help" | "version";
   http?: number;
   limits: Limits;
   ledgerDir?: string;
@@ -37,6 +37,8 @@ export interface Options {
   checkpointEvery?: number;
   key?: string;
   json: boolean;
+  /** --check: a warning fails the check too. */
+  strict: boolean;
   html?: string;
   positionals: string[];
 }
@@ -57,6 +59,8 @@ export function parseOptions(argv: string[]): Options {
         http: { type: "string" },
         list: { type: "boolean" },
         test: { type: "boolean" },
+        check: { type: "boolean" },
+        strict: { type: "boolean" },
         verify: { type: "boolean" },
         auth: { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -92,7 +96,7 @@ export function parseOptions(argv: string[]): Options {
     throw new UsageError((error as Error).message.split("\n")[0]!.replace(/\. To specify.*$/, ""));
   }
   const v = parsed.values;
-  const modes = (["list", "test", "verify", "auth", "keygen", "show", "help", "version"] as const).filter((m) => v[m]);
+  const modes = (["list", "test", "check", "verify", "auth", "keygen", "show", "help", "version"] as const).filter((m) => v[m]);
   if (modes.length > 1) throw new UsageError(`--${modes[0]} and --${modes[1]} cannot be combined`);
   const mode = modes[0] ?? "serve";
 
@@ -122,6 +126,7 @@ export function parseOptions(argv: string[]): Options {
     watch: v.watch ?? false,
     cache: !v["no-cache"],
     json: v.json ?? false,
+    strict: v.strict ?? false,
     positionals: parsed.positionals,
   };
   if (v.http !== undefined) {
@@ -148,6 +153,8 @@ export function parseOptions(argv: string[]): Options {
   if (mode === "test" && (options.positionals.length < 1 || options.positionals.length > 2)) {
     throw new UsageError("--test takes a stepfile (or catalog name) and optionally a cases file");
   }
+  if (v.strict && mode !== "check") throw new UsageError("--strict is only for --check");
+  if (mode === "check" && options.positionals.length === 0) throw new UsageError("--check needs at least one stepfile (or catalog name)");
   if (mode === "auth" && options.positionals.length !== 2) throw new UsageError("--auth takes a stepfile (or catalog name) and a credential name");
   return options;
 }
@@ -169,7 +176,7 @@ function ledgerOptions(mode: Options["mode"], v: Record<string, string | boolean
     only("--key", ["verify"]);
     options.key = nonEmpty("--key", v.key);
   }
-  if (v.json) only("--json", ["verify"]);
+  if (v.json) only("--json", ["verify", "check"]);
   if (v["no-cache"]) only("--no-cache", ["serve", "test"]);
   if (typeof v.html === "string") {
     only("--html", ["show"]);

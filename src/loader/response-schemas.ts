@@ -1,6 +1,7 @@
-// What an operation's calls can return, as JSON Schemas, for the load
-// warnings on paths read through `results` and `calls[].result`. Only what
-// the stepfile itself holds is known at load: an inline OpenAPI `document`.
+// The operations of inline OpenAPI documents, and what their calls can
+// return, as JSON Schemas, for the load warnings on paths read through
+// `results` and `calls[].result`. Only what the stepfile itself holds is
+// known at load: an inline OpenAPI `document`.
 // Anything else (a document fetched by url, a remote MCP tool) is left out,
 // and a path into it is never judged.
 import { isObject, mediaKind, resolvePointer, type JsonObject } from "../format/json-pointer.js";
@@ -25,9 +26,17 @@ export interface OperationResponses {
 
 
 
+/** An operation of an inline OpenAPI document, with where it sits. */
+export interface InlineOperation {
+  operation: JsonObject;
+  pathItem: JsonObject;
+  path: string;
+  document: JsonObject;
+}
+
 /** The exposed operations of every tool with an inline OpenAPI document, by name. */
-export function inlineResponseSchemas(doc: StepfileDocument): Map<string, OperationResponses> {
-  const out = new Map<string, OperationResponses>();
+export function inlineOperations(doc: StepfileDocument): Map<string, InlineOperation> {
+  const out = new Map<string, InlineOperation>();
   for (const tool of Object.values(doc.tools ?? {})) {
     const document = tool.openapi?.document;
     if (!isObject(document) || !isObject(document.paths)) continue;
@@ -35,23 +44,30 @@ export function inlineResponseSchemas(doc: StepfileDocument): Map<string, Operat
     for (const exposed of tool.exposes ?? []) {
       const name = typeof exposed === "string" ? exposed : exposed.name;
       const operation = operations.get(name);
-      if (operation) out.set(name, responsesOf(operation, document));
+      if (operation) out.set(name, operation);
     }
   }
   return out;
 }
 
-function operationsById(document: JsonObject): Map<string, JsonObject> {
-  const byId = new Map<string, JsonObject>();
+/** Each exposed operation's response schemas, by name. */
+export function inlineResponseSchemas(operations: ReadonlyMap<string, InlineOperation>): Map<string, OperationResponses> {
+  const out = new Map<string, OperationResponses>();
+  for (const [name, found] of operations) out.set(name, responsesOf(found.operation, found.document));
+  return out;
+}
+
+function operationsById(document: JsonObject): Map<string, InlineOperation> {
+  const byId = new Map<string, InlineOperation>();
   const seen = new Set<string>();
-  for (const item of Object.values(document.paths as JsonObject)) {
+  for (const [path, item] of Object.entries(document.paths as JsonObject)) {
     if (!isObject(item)) continue;
     for (const method of HTTP_METHODS) {
       const op = item[method];
       if (!isObject(op) || typeof op.operationId !== "string") continue;
       // A duplicated operationId is refused when serving; judge neither.
       if (seen.has(op.operationId)) byId.delete(op.operationId);
-      else byId.set(op.operationId, op);
+      else byId.set(op.operationId, { operation: op, pathItem: item, path, document });
       seen.add(op.operationId);
     }
   }
@@ -99,8 +115,8 @@ function schemasOf(statuses: readonly string[], responses: JsonObject, document:
   return out;
 }
 
-/** A response object, following `$ref`s to components (a few hops at most). */
-function follow(node: unknown, document: JsonObject): unknown {
+/** A response, parameter or request body object, following `$ref`s to components (a few hops at most). */
+export function follow(node: unknown, document: JsonObject): unknown {
   for (let hops = 0; hops < 8 && isObject(node) && typeof node.$ref === "string"; hops++) node = resolvePointer(document, node.$ref);
   return isObject(node) && typeof node.$ref === "string" ? undefined : node;
 }

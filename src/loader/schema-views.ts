@@ -3,10 +3,13 @@
 // - the author's own schemas (inputs, produces, $defs): a schema that lists
 //   its properties is taken as the whole shape, since the author wrote it to
 //   say what the data holds;
-// - an API's response schemas: only what the schema rules out (a closed
-//   object, a type that has no such member) counts, because APIs return
-//   more than they document; an open object, an undecidable union or a
-//   `$ref` that does not resolve is never judged;
+// - an API's response schemas: what the schema rules out (a closed object, a
+//   type that has no such member) is certain; a name an open object does not
+//   list among its `properties` is only undocumented (UNDECLARED), since APIs
+//   may return more than they document, and is reported more softly. An
+//   object that expects other names (`additionalProperties` or
+//   `patternProperties` given, a map with no `properties`), an undecidable
+//   union or a `$ref` that does not resolve is never judged;
 // - records Stepgate builds itself (`calls` entries, join pairs, reduce's
 //   item), whose members are known exactly.
 import { isObject, resolvePointer } from "../format/json-pointer.js";
@@ -14,9 +17,21 @@ import type { LocatedSchema } from "./response-schemas.js";
 
 type Schema = Record<string, unknown>;
 
+/** A member an open object of an API's response schema does not list: likely a mistake, though the API may still send it. */
+export const UNDECLARED: unique symbol = Symbol("undeclared");
+export type Undeclared = typeof UNDECLARED;
+
+/** What is known of one member: its view, null (cannot exist), UNDECLARED (not documented), or undefined (nothing known). */
+export type Member = SchemaView | null | undefined | Undeclared;
+
+/** The member's view when something is known of its contents. */
+export function viewOf(member: Member): SchemaView | undefined {
+  return member === null || member === UNDECLARED ? undefined : member;
+}
+
 export interface SchemaView {
-  /** The view under one segment; null when that member cannot exist, undefined when nothing is known of it. */
-  next(segment: string): SchemaView | null | undefined;
+  /** The view under one segment; null when that member cannot exist, UNDECLARED when an open object does not document it, undefined when nothing is known of it. */
+  next(segment: string): Member;
   /** The names declared at this level, for "did you mean". */
   names(): string[];
   /** The view of the items when this value is iterated; undefined when unknown. */
@@ -25,6 +40,8 @@ export interface SchemaView {
   readonly what: string;
   /** True when the value is known to be a list, which has no named members. */
   isList?(): boolean;
+  /** The JSON types the value is declared with; undefined when that is not known. */
+  types?(): string[] | undefined;
 }
 
 /** An author's schema, with `#/$defs/` references. */
@@ -56,6 +73,10 @@ export class AuthorView implements SchemaView {
   items(): SchemaView | undefined {
     const items = this.resolve(this.schema)?.items;
     return isObject(items) ? this.wrap(items) : undefined;
+  }
+
+  types(): string[] | undefined {
+    return declaredTypes(this.resolve(this.schema));
   }
 
   private wrap(schema: Schema): AuthorView {
@@ -90,6 +111,10 @@ export class RecordView implements SchemaView {
   items(): undefined {
     return undefined;
   }
+
+  types(): string[] {
+    return ["object"];
+  }
 }
 
 /** A list whose every item is `item` (as `calls` is a list of call records). */
@@ -110,6 +135,58 @@ export class ListView implements SchemaView {
   items(): SchemaView | undefined {
     return this.item;
   }
+
+  types(): string[] {
+    return ["array"];
+  }
+}
+
+/**
+ * A mechanical step's output: what its `output` template computes, which
+ * is exact where the template spells a member out (a plain object in the
+ * template has exactly its keys), and what `produces` declares beneath
+ * members the template computes by an expression. A member the template
+ * computes is never ruled out by `produces` leaving it unlisted.
+ */
+export class MergedView implements SchemaView {
+  constructor(
+    private readonly computed: SchemaView,
+    private readonly declared: SchemaView | undefined,
+  ) {}
+
+  get what(): string {
+    return this.computed.what;
+  }
+
+  next(segment: string): Member {
+    const computed = this.computed.next(segment);
+    if (computed === null) return null;
+    const declared = this.declared?.next(segment);
+    const known = viewOf(declared);
+    if (computed === UNDECLARED) return known ?? UNDECLARED;
+    if (computed) return known ? new MergedView(computed, known) : computed;
+    // The template holds the member but computes it by an expression whose value is not known here.
+    return this.computed.names().includes(segment) ? known : declared;
+  }
+
+  names(): string[] {
+    const names = this.computed.names();
+    return names.length > 0 ? names : (this.declared?.names() ?? []);
+  }
+
+  items(): SchemaView | undefined {
+    const computed = this.computed.items();
+    const declared = this.declared?.items();
+    return computed ? (declared ? new MergedView(computed, declared) : computed) : declared;
+  }
+
+  isList(): boolean {
+    return this.computed.isList?.() ?? false;
+  }
+
+  types(): string[] | undefined {
+    return this.computed.types?.() ?? this.declared?.types?.();
+  }
 }
 
 /** Deeper than this, a chain of `$ref`s and compositions is not followed (it may be a cycle). */
@@ -126,9 +203,9 @@ export class ResponseView implements SchemaView {
     readonly what: string,
   ) {}
 
-  next(segment: string): SchemaView | null | undefined {
+  next(segment: string): Member {
     const under = union(this.candidates.map((c) => step(c, segment, 0)));
-    return under === null || under === undefined ? under : new ResponseView(under, this.what);
+    return Array.isArray(under) ? new ResponseView(under, this.what) : under;
   }
 
   names(): string[] {
@@ -138,7 +215,17 @@ export class ResponseView implements SchemaView {
   }
 
   items(): SchemaView | undefined {
-    return this.next("0") ?? undefined;
+    return viewOf(this.next("0"));
+  }
+
+  types(): string[] | undefined {
+    const all = new Set<string>();
+    for (const c of this.candidates) {
+      const types = typesOf(c);
+      if (!types) return undefined;
+      for (const t of types) all.add(t);
+    }
+    return [...all];
   }
 
   isList(): boolean {
@@ -159,7 +246,7 @@ export class ResponseView implements SchemaView {
       if (types === undefined) return undefined;
       if (types.length === 1 && types[0] === "array") {
         const items = step(c, "0", 0);
-        if (!items) return undefined;
+        if (!Array.isArray(items)) return undefined;
         out.push(...items);
       } else if (!types.includes("array")) out.push(c);
       else return undefined;
@@ -168,16 +255,19 @@ export class ResponseView implements SchemaView {
   }
 }
 
-/** Union of the candidates' answers: null only if all rule the segment out, undefined if any cannot tell. */
-function union(answers: ReadonlyArray<LocatedSchema[] | null | undefined>): LocatedSchema[] | null | undefined {
-  if (answers.length === 0) return undefined;
-  if (answers.every((a) => a === null)) return null;
-  if (answers.some((a) => a === undefined)) return undefined;
-  return answers.flatMap((a) => a ?? []);
+/** What one schema says of a member: the schemas it may match, null, UNDECLARED or undefined (see Member). */
+type Answer = LocatedSchema[] | null | undefined | Undeclared;
+
+/** Union of the candidates' answers: known if any declares it, null only if all rule it out, UNDECLARED if none documents it, undefined if any cannot tell. */
+function union(answers: readonly Answer[]): Answer {
+  if (answers.length === 0 || answers.includes(undefined)) return undefined;
+  const lists = answers.filter((a): a is LocatedSchema[] => Array.isArray(a));
+  if (lists.length > 0) return lists.flat();
+  return answers.includes(UNDECLARED) ? UNDECLARED : null;
 }
 
 /** A schema with its `$ref` followed, or undefined when it cannot be (external, dangling, or with siblings this walk does not combine). */
-function resolved(c: LocatedSchema, depth: number): Schema | undefined {
+export function resolved(c: LocatedSchema, depth = 0): Schema | undefined {
   let schema = c.schema;
   for (let hops = 0; isObject(schema) && typeof schema.$ref === "string"; hops++) {
     if (hops + depth > MAX_DEPTH || Object.keys(schema).length !== 1) return undefined;
@@ -190,45 +280,64 @@ function resolved(c: LocatedSchema, depth: number): Schema | undefined {
 function typesOf(c: LocatedSchema): string[] | undefined {
   const schema = resolved(c, 0);
   if (!schema || ["allOf", "anyOf", "oneOf"].some((k) => k in schema)) return undefined;
-  if (typeof schema.type === "string") return [schema.type];
-  if (Array.isArray(schema.type) && schema.type.every((t) => typeof t === "string")) return schema.type as string[];
-  return undefined;
+  return declaredTypes(schema);
+}
+
+/** A schema's own `type` as a list (with OpenAPI 3.0's `nullable`); undefined when it has none. */
+function declaredTypes(schema: Schema | undefined): string[] | undefined {
+  if (!schema) return undefined;
+  const types = typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) && schema.type.every((t) => typeof t === "string") ? (schema.type as string[]) : undefined;
+  return types && schema.nullable === true ? [...types, "null"] : types;
 }
 
 /**
  * The schemas the member `segment` of a value matching `c` may match: null
  * when no such value can have that member, undefined when it cannot tell.
  */
-function step(c: LocatedSchema, segment: string, depth: number): LocatedSchema[] | null | undefined {
+function step(c: LocatedSchema, segment: string, depth: number): Answer {
   if (depth > MAX_DEPTH) return undefined;
   const schema = resolved(c, depth);
   if (!schema) return undefined;
   const at = (s: unknown): LocatedSchema => ({ schema: s, root: c.root });
   // Every allOf branch holds at once: the first that knows the member is a
   // sound (if loose) answer, and any that rules it out rules it out.
-  const parts: Array<LocatedSchema[] | null | undefined> = [own(schema, segment, at)];
+  const composed = COMPOSITIONS.some((k) => Array.isArray(schema[k]));
+  const parts: Answer[] = composed && saysNothingOfNames(schema) ? [] : [own(schema, segment, at)];
   if (Array.isArray(schema.allOf)) parts.push(...schema.allOf.map((b) => step(at(b), segment, depth + 1)));
   for (const key of ["anyOf", "oneOf"]) {
     const branches = schema[key];
     if (Array.isArray(branches)) parts.push(union(branches.map((b) => step(at(b), segment, depth + 1))));
   }
-  if (parts.includes(null)) {
+  if (parts.includes(null) || parts.includes(UNDECLARED)) {
     // A name some part of the schema declares was meant to exist: a document
     // that closes one allOf branch against another's members is not trusted.
     const declared = new Set<string>();
     collectNames(c, declared, depth);
-    return declared.has(segment) ? undefined : null;
+    if (declared.has(segment)) return parts.find(Array.isArray);
+    if (parts.includes(null)) return null;
   }
-  return parts.find((p) => p !== undefined);
+  const known = parts.find(Array.isArray);
+  if (known) return known;
+  // Undocumented only when every part documents its names: a part that says
+  // nothing readable (an unresolved $ref, a map) may hold this one.
+  return parts.length > 0 && parts.every((p) => p === UNDECLARED) ? UNDECLARED : undefined;
+}
+
+const COMPOSITIONS = ["allOf", "anyOf", "oneOf"] as const;
+
+/** An object schema that only composes others (`type: object, allOf: [...]`): its own keywords add no names. */
+function saysNothingOfNames(schema: Schema): boolean {
+  if (["properties", "additionalProperties", "patternProperties", "unevaluatedProperties"].some((k) => k in schema)) return false;
+  return schema.type === undefined || schema.type === "object";
 }
 
 /** What the schema's own keywords (type, properties, additionalProperties, items) say of one member. */
-function own(schema: Schema, segment: string, at: (s: unknown) => LocatedSchema): LocatedSchema[] | null | undefined {
+function own(schema: Schema, segment: string, at: (s: unknown) => LocatedSchema): Answer {
   const index = /^\d+$/.test(segment);
   const types = typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? (schema.type as unknown[]).map(String) : undefined;
   // Without a type the value may be a string or an array, which have indexes and a length.
   if (types === undefined) return index || segment === "length" ? undefined : objectMember(schema, segment, at);
-  const answers = types.map((type): LocatedSchema[] | null | undefined => {
+  const answers = types.map((type): Answer => {
     if (type === "object") return objectMember(schema, segment, at);
     if (type === "array") {
       if (segment === "length") return undefined;
@@ -242,14 +351,24 @@ function own(schema: Schema, segment: string, at: (s: unknown) => LocatedSchema)
   return union(answers);
 }
 
-function objectMember(schema: Schema, segment: string, at: (s: unknown) => LocatedSchema): LocatedSchema[] | null | undefined {
-  if (isObject(schema.properties) && Object.hasOwn(schema.properties, segment)) return [at(schema.properties[segment])];
-  if (schema.patternProperties !== undefined) return undefined;
+/**
+ * One member of an object: declared in `properties`; ruled out by a closed
+ * object; UNDECLARED on an open object that lists its properties (APIs
+ * document what they send, and rarely close their objects); unknown where
+ * the schema expects other names (`patternProperties`, `additionalProperties`
+ * given as a schema or true, `unevaluatedProperties`, a map with no
+ * `properties`).
+ */
+function objectMember(schema: Schema, segment: string, at: (s: unknown) => LocatedSchema): Answer {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  if (Object.hasOwn(properties, segment)) return [at(properties[segment])];
+  if (schema.patternProperties !== undefined || schema.unevaluatedProperties !== undefined) return undefined;
   // A closed object beside allOf/anyOf/oneOf is most often a document that
   // meant the branches' members too: not ruled out here.
-  if (schema.additionalProperties === false) return ["allOf", "anyOf", "oneOf"].some((k) => k in schema) ? undefined : null;
+  if (schema.additionalProperties === false) return COMPOSITIONS.some((k) => k in schema) ? undefined : null;
   if (isObject(schema.additionalProperties)) return [at(schema.additionalProperties)];
-  return undefined;
+  if (schema.additionalProperties !== undefined || Object.keys(properties).length === 0) return undefined;
+  return UNDECLARED;
 }
 
 function collectNames(c: LocatedSchema, names: Set<string>, depth: number): void {

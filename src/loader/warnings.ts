@@ -1,13 +1,17 @@
 // Load-time warnings: things that load and run but would silently fail.
 // They never refuse a file (the format accepts everything it allows); the
 // loader keeps them on the LoadedStepfile, stepgate_validate lists them and
-// serving prints them once. Three kinds:
+// serving prints them once. Four kinds:
 // - a literal `var` path into inputs, an earlier step's output or this
 //   step's output naming a property its schema does not declare (it would be
-//   null at run time), and a path read through `results` or `calls[].result`
-//   (or, in a mechanical step's templates, `responses.<id>`) that the
-//   operation's response schemas rule out (src/loader/schema-views.ts says
-//   when they do), each with the nearest declared name as a suggestion;
+//   null at run time), and a path read through `results`, `calls[].result`,
+//   a tool's `select`, or, in a mechanical step's templates,
+//   `responses.<id>` and `item`, that the operation's response schemas rule
+//   out or do not document (src/loader/schema-views.ts says when), each with
+//   the nearest declared name as a suggestion; an earlier mechanical step's
+//   output is known from its `output` template, merged with its `produces`;
+// - a mechanical call's arguments that its inline OpenAPI operation would
+//   refuse (src/loader/argument-warnings.ts);
 // - `output.`, `inputs.`, `steps.` or `let.` read inside an iterating
 //   operator's item scope, where `var` reads the current item instead;
 // - a predicate gate without explain whose shape explains nothing, so a
@@ -18,32 +22,57 @@ import { closestNames } from "../format/closest-names.js";
 import type { RawIssue } from "../format/rules.js";
 import type { PathSegment } from "../format/source.js";
 import type { StepDef, StepfileDocument } from "../format/types.js";
-import { inlineResponseSchemas, type OperationResponses } from "./response-schemas.js";
-import { AuthorView, ListView, RecordView, ResponseView, type SchemaView } from "./schema-views.js";
+import { ArgumentChecker } from "./argument-warnings.js";
+import { operationInputs } from "./operation-inputs.js";
+import { inlineOperations, inlineResponseSchemas, type OperationResponses } from "./response-schemas.js";
+import { AuthorView, ListView, MergedView, RecordView, ResponseView, UNDECLARED, viewOf, type Member, type SchemaView } from "./schema-views.js";
 
 type Schema = Record<string, unknown>;
 const ITERATIONS = new Set(["map", "filter", "reduce", "all", "some", "none"]);
 const STEP_DATA = new Set(["output", "inputs", "steps", "let", "calls"]);
 
-/** What `var` reads at a point of an expression: the step data, or an item of which something may be known. */
-type Scope = { kind: "top" } | { kind: "item"; operator: string; view?: SchemaView };
+/**
+ * What `var` reads at a point of an expression: the step data, or an item of
+ * which something may be known (an iteration's item, or the result a tool's
+ * `select` reads, marked `result`).
+ */
+type Scope = { kind: "top" } | { kind: "item"; operator: string; view?: SchemaView; result?: true };
+
+/** What a value computes to, by operator, where no schema says more. */
+const RESULT_TYPES: Record<string, string> = {
+  cat: "string", substr: "string", lower: "string", host: "string", time_add: "string",
+  length: "integer", "+": "number", "-": "number", "*": "number", "/": "number", "%": "number", min: "number", max: "number", time_diff: "number",
+  "==": "boolean", "===": "boolean", "!=": "boolean", "!==": "boolean", "!": "boolean", "!!": "boolean", "<": "boolean", "<=": "boolean", ">": "boolean", ">=": "boolean", in: "boolean", subset: "boolean", all: "boolean", some: "boolean", none: "boolean",
+  map: "array", filter: "array", unique: "array", difference: "array", flatten: "array", match_all: "array", sort_by: "array", merge: "array", keys: "array", join: "array",
+  object: "object", assign: "object",
+};
 
 export function stepfileWarnings(doc: StepfileDocument): RawIssue[] {
   const warnings: RawIssue[] = [];
   const defs = (doc.$defs ?? {}) as Record<string, Schema>;
   const produces = new Map<string, Schema>();
-  const responses = inlineResponseSchemas(doc);
+  const outputs = new Map<string, SchemaView>();
+  const operations = inlineOperations(doc);
+  const responses = inlineResponseSchemas(operations);
+  const inputs = operationInputs(operations);
+  const known: Known = { defs, produces, outputs, responses };
   doc.steps.forEach((step, si) => {
     produces.set(step.id, step.produces);
-    const walker = new Walker(doc, defs, produces, responses, step, warnings);
+    const walker = new Walker(doc, known, step, warnings);
     const at: PathSegment[] = ["steps", si];
     if (step.do) {
       // Templates over { inputs, steps, responses } (and item in an each's arguments).
+      const checker = new ArgumentChecker(inputs, (e) => walker.declaredTypes(e), warnings);
       step.do.calls?.forEach((call, ci) => {
         if (call.each !== undefined) walker.walkTemplate(call.each, [...at, "do", "calls", ci, "each"]);
+        walker.eachItems = call.each === undefined ? undefined : walker.templateView(call.each, "each")?.items();
         if (call.arguments !== undefined) walker.walkTemplate(call.arguments, [...at, "do", "calls", ci, "arguments"]);
+        checker.check(call, [...at, "do", "calls", ci]);
+        walker.eachItems = undefined;
       });
       walker.walkTemplate(step.do.output, [...at, "do", "output"]);
+      const computed = walker.templateView(step.do.output, `the output template of step ${step.id}`);
+      if (computed) outputs.set(step.id, computed);
       return;
     }
     for (const [name, expr] of Object.entries(step.let ?? {})) walker.walk(expr, [...at, "let", name], { kind: "top" });
@@ -60,18 +89,70 @@ export function stepfileWarnings(doc: StepfileDocument): RawIssue[] {
       }
     });
   });
+  // A tool's select reads the operation's parsed result (an error result is shown whole, never selected).
+  for (const [toolId, tool] of Object.entries(doc.tools ?? {})) {
+    (tool.exposes ?? []).forEach((exposed, i) => {
+      if (typeof exposed === "string" || exposed.select === undefined) return;
+      const success = responses.get(exposed.name)?.success;
+      if (!success) return;
+      const view = new ResponseView(success, `the response schema of ${exposed.name}`);
+      new Walker(doc, known, SELECT_STEP, warnings).walk(exposed.select, ["tools", toolId, "exposes", i, "select"], { kind: "item", operator: "select", view, result: true });
+    });
+  }
   return warnings;
 }
 
+/** What the walk knows of the file: its $defs, each step's produces, each earlier mechanical step's computed output, each operation's responses. */
+interface Known {
+  defs: Record<string, Schema>;
+  produces: ReadonlyMap<string, Schema>;
+  outputs: ReadonlyMap<string, SchemaView>;
+  responses: ReadonlyMap<string, OperationResponses>;
+}
+
+/** A select is in no step: its walk reads the result alone. */
+const SELECT_STEP: StepDef = { id: "", produces: {} };
+
 class Walker {
+  /** While a call with each is walked: what is known of its items (`item`). */
+  eachItems: SchemaView | undefined;
+  private readonly defs: Record<string, Schema>;
+  private readonly produces: ReadonlyMap<string, Schema>;
+  private readonly responses: ReadonlyMap<string, OperationResponses>;
+
   constructor(
     private readonly doc: StepfileDocument,
-    private readonly defs: Record<string, Schema>,
-    private readonly produces: ReadonlyMap<string, Schema>,
-    private readonly responses: ReadonlyMap<string, OperationResponses>,
+    private readonly known: Known,
     private readonly step: StepDef,
     private readonly warnings: RawIssue[],
-  ) {}
+  ) {
+    this.defs = known.defs;
+    this.produces = known.produces;
+    this.responses = known.responses;
+  }
+
+  /** What a template computes: exact for its plain objects, what its expressions read otherwise. */
+  templateView(node: unknown, what: string): SchemaView | undefined {
+    const kind = templateKind(node);
+    if (kind === "expression") return this.valueView(node, { kind: "top" }, what);
+    if (kind === "array") return new ListView(undefined, what);
+    if (kind !== "object") return undefined;
+    const fields: Record<string, SchemaView | undefined> = {};
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) fields[key] = this.templateView(value, what);
+    return new RecordView(fields, what);
+  }
+
+  /** The types a template expression is declared with (from a schema it reads, or its operator), for the argument checks. */
+  declaredTypes(expression: unknown): { types: string[]; from: string } | undefined {
+    const [name] = Object.keys(expression as object);
+    if (name === "var") {
+      const view = this.valueView(expression, { kind: "top" });
+      const types = view?.types?.();
+      return view && types ? { types, from: `as ${view.what} declares it` } : undefined;
+    }
+    const type = RESULT_TYPES[name!];
+    return type ? { types: [type], from: `what ${name} gives` } : undefined;
+  }
 
   /** A mechanical step's template: its expressions are walked, its literals and plain members are not expressions. */
   walkTemplate(node: unknown, at: PathSegment[]): void {
@@ -112,8 +193,8 @@ class Walker {
   private path(path: string, at: PathSegment[], scope: Scope): void {
     const segments = splitPath(path);
     if (scope.kind === "item") {
-      const declared = scope.view?.next(segments[0] ?? "");
-      if (STEP_DATA.has(segments[0] ?? "") && !declared) {
+      const declared = viewOf(scope.view?.next(segments[0] ?? ""));
+      if (STEP_DATA.has(segments[0] ?? "") && !declared && !scope.result) {
         this.warnings.push({
           path: at,
           message: `"${path}" is read inside ${scope.operator}'s item scope, where var reads the current item, not the step data, so it is not ${segments[0]}.${segments.slice(1).join(".")}; compute it outside the iteration (in let), join the two lists first (then read left. and right.), or carry it in through reduce's accumulator`,
@@ -130,7 +211,7 @@ class Walker {
     } else if (head === "responses" && rest[0] !== undefined && this.step.do) {
       const view = this.responseView(rest[0]);
       if (view) this.check(view, rest.slice(1), path, at, `responses.${rest[0]}`);
-    }
+    } else if (head === "item" && this.eachItems) this.check(this.eachItems, rest, path, at, "item");
   }
 
   /** `responses.<id>` in a mechanical step: the call's success responses and the error statuses it accepts; a list of them with each. */
@@ -147,9 +228,9 @@ class Walker {
   private check(view: SchemaView, segments: readonly string[], path: string, at: PathSegment[], prefix = "", outcome = "it would be null at run time", read = (list: string) => `{ var: ${list} }`): void {
     let current: SchemaView = view;
     for (const [i, segment] of segments.entries()) {
-      const next = current.next(segment);
+      const next: Member = current.next(segment);
       if (next === undefined) return;
-      if (next === null) {
+      if (next === null || next === UNDECLARED) {
         const names = current.names();
         const near = closestNames(segment, names)[0];
         const base = [prefix, ...segments.slice(0, i)].filter(Boolean).join(".");
@@ -157,8 +238,9 @@ class Walker {
           this.warnings.push({ path: at, message: `"${path}": ${base} is a list in ${current.what}, and a path does not reach into each item, so ${outcome}; read the items with map: [${read(base)}, { var: ${segments.slice(i).join(".")} }]` });
           return;
         }
-        const suggestion = near ? `; did you mean ${[base, near].filter(Boolean).join(".")}?` : names.length > 0 ? ` (it declares ${names.join(", ")})` : "";
-        this.warnings.push({ path: at, message: `"${path}": ${current.what} declares no property ${segment} there, so ${outcome}${suggestion}` });
+        const suggestion = near ? `; did you mean ${[base, near].filter(Boolean).join(".")}?` : names.length > 0 ? ` (it declares ${listed(names)})` : "";
+        const open = next === UNDECLARED ? " (the object is open, so the API may send more than it documents, but nothing says it sends this)" : "";
+        this.warnings.push({ path: at, message: `"${path}": ${current.what} declares no property ${segment} there${open}, so ${outcome}${suggestion}` });
         return;
       }
       current = next;
@@ -171,8 +253,11 @@ class Walker {
     return this.callsView(this.step.tools ?? [], false);
   }
 
+  /** An earlier step's output: what its produces declares, and for a mechanical step what its output template computes. */
   private stepView(id: string): SchemaView {
-    return new AuthorView(this.produces.get(id)!, this.defs, `the produces schema of step ${id}`);
+    const declared = new AuthorView(this.produces.get(id)!, this.defs, `the produces schema of step ${id}`);
+    const computed = this.known.outputs.get(id);
+    return computed ? new MergedView(computed, declared) : declared;
   }
 
   /** `calls`: a list of call records, whose `result` is known when every operation they may be calls to declares its responses. */
@@ -190,8 +275,8 @@ class Walker {
     return success ? new ResponseView(success, `the response schema of ${operation}`) : undefined;
   }
 
-  /** What is known of the items of a list expression: a var path, `results`, or a join, filter or sort of such lists. */
-  private itemView(list: unknown, scope: Scope): SchemaView | undefined {
+  /** What is known of the items of a list expression: a var path, `results`, a map, or a join, filter or sort of such lists. */
+  private itemView(list: unknown, scope: Scope, what?: string): SchemaView | undefined {
     if (list === null || typeof list !== "object" || Array.isArray(list)) return undefined;
     const [name] = Object.keys(list);
     const value = (list as Record<string, unknown>)[name!];
@@ -203,20 +288,55 @@ class Walker {
     }
     if (name === "filter" || name === "sort_by" || name === "unique") return this.itemView(args[0], scope);
     if (name === "join") return new RecordView({ left: this.itemView(args[0], scope), right: this.itemView(args[1], scope) }, "join's pairs (left, right)");
+    if (name === "map") return this.valueView(args[1], { kind: "item", operator: "map", ...optional(this.itemView(args[0], scope)) }, what);
     if (name === "results" && typeof args[0] === "string" && (args[1] === undefined || typeof args[1] === "string")) {
-      let view: SchemaView | null | undefined = this.resultsView(args[0]);
-      for (const segment of splitPath(args[1] ?? "")) view = view?.next(segment);
+      let view: Member = this.resultsView(args[0]);
+      for (const segment of splitPath(args[1] ?? "")) view = viewOf(view)?.next(segment);
       return view instanceof ResponseView ? view.flattened() : undefined;
     }
-    if (name !== "var" || typeof args[0] !== "string" || scope.kind !== "top") return undefined;
-    const [head, ...rest] = splitPath(args[0]);
-    let view: SchemaView | null | undefined;
-    if (head === "inputs" || (!this.step.do && (head === "output" || head === "calls"))) view = this.topView(head);
-    else if (head === "steps" && rest[0] !== undefined && this.produces.has(rest[0])) view = this.stepView(rest.shift()!);
-    else if (head === "responses" && rest[0] !== undefined && this.step.do) view = this.responseView(rest.shift()!);
-    for (const segment of rest) view = view?.next(segment);
-    return view?.items();
+    return this.valueView(list, scope, what)?.items();
   }
+
+  /** What is known of an expression's value: a var path, a list built from known lists, an object with literal keys. */
+  private valueView(expression: unknown, scope: Scope, what = "the value"): SchemaView | undefined {
+    if (expression === null || typeof expression !== "object" || Array.isArray(expression) || Object.keys(expression).length !== 1) return undefined;
+    const [name] = Object.keys(expression);
+    const value = (expression as Record<string, unknown>)[name!];
+    const args = Array.isArray(value) ? value : [value];
+    if (name === "var" && typeof args[0] === "string") return this.pathView(args[0], scope);
+    if (name === "map" || name === "filter" || name === "sort_by" || name === "unique" || name === "join") return new ListView(this.itemView(expression, scope, what), what);
+    if (name === "object" && args.every((pair) => Array.isArray(pair) && typeof pair[0] === "string")) {
+      const fields: Record<string, SchemaView | undefined> = {};
+      for (const pair of args as Array<[string, unknown]>) fields[pair[0]] = this.valueView(pair[1], scope, what);
+      return new RecordView(fields, what);
+    }
+    return undefined;
+  }
+
+  /** What is known of the value a var path reads. */
+  private pathView(path: string, scope: Scope): SchemaView | undefined {
+    const segments = splitPath(path);
+    let view: SchemaView | undefined;
+    if (scope.kind === "item") view = scope.view;
+    else {
+      const head = segments.shift();
+      if (head === "inputs" || (!this.step.do && (head === "output" || head === "calls"))) view = this.topView(head);
+      else if (head === "steps" && segments[0] !== undefined && this.produces.has(segments[0]) && segments[0] !== this.step.id) view = this.stepView(segments.shift()!);
+      else if (head === "responses" && segments[0] !== undefined && this.step.do) view = this.responseView(segments.shift()!);
+      else if (head === "item" && this.step.do) view = this.eachItems;
+      else return undefined;
+    }
+    for (const segment of segments) view = viewOf(view?.next(segment));
+    return view;
+  }
+}
+
+function optional(view: SchemaView | undefined): { view?: SchemaView } {
+  return view ? { view } : {};
+}
+
+function listed(names: readonly string[]): string {
+  return names.length > 12 ? `${names.slice(0, 12).join(", ")}, ...` : names.join(", ");
 }
 
 /** Whether `node` is `{ var: name }` (or `{ var: [name] }`). */

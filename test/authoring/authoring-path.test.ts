@@ -88,7 +88,7 @@ describe("the whole authoring path over MCP, against a loopback API granted with
     const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
 
     const guide = await call("stepgate_guide");
-    expect(guide.content[0]!.text).toContain("## Expression reference");
+    expect(guide.content[0]!.text).toContain("## More, on request");
     expect(guide.content[0]!.text).toContain("--draft-host");
 
     const examples = await call("stepgate_examples");

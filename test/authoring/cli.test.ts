@@ -57,12 +57,24 @@ describe("authoring through the CLI", () => {
     expect(names).toEqual(["release-notes", "stepgate_call", "stepgate_submit", ...AUTHORING]);
   });
 
-  it("gives the guide with the workflow, the format and the schema", async () => {
+  it("gives the guide with the workflow, the format and an example in one reply of at most 12 KB, and each section on request", async () => {
     const { call } = await start();
     const guide = await call("stepgate_guide");
     expect(guide.content[0]!.text).toContain("stepgate_outline");
     expect((guide.structuredContent.workflow as string[]).map((s) => s.split(":")[0])).toEqual(["outline", "inspect_api", "write", "validate", "try", "test", "save"]);
-    expect(guide.structuredContent.schema).toMatchObject({ $id: "https://stepgate.dev/schema/stepfile-1.json" });
+    expect(guide.content[0]!.text).toMatch(/## A complete stepfile\n```yaml\nstepgate: "1"\n[\s\S]*approve: [\s\S]*```$/);
+    // The reply as the client receives it: text and data together.
+    expect(Buffer.byteLength(JSON.stringify(guide))).toBeLessThanOrEqual(12 * 1024);
+    for (const section of ["expressions", "operators", "schema"]) {
+      const part = await call("stepgate_guide", { section });
+      expect(part.structuredContent.section).toBe(section);
+      expect(Buffer.byteLength(JSON.stringify(part)), section).toBeLessThanOrEqual(12 * 1024);
+    }
+    expect((await call("stepgate_guide", { section: "schema" })).structuredContent.schema).toMatchObject({ $id: "https://stepgate.dev/schema/stepfile-1.json" });
+    expect((await call("stepgate_guide", { section: "operators" })).content[0]!.text).toContain("| `results` |");
+    const wrong = await call("stepgate_guide", { section: "everything" });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.content[0]!.text).toContain("one of expressions, operators, schema");
   });
 
   it("lists the catalog and reads one entry", async () => {

@@ -3,8 +3,8 @@
 // what it says, and the docs hold exactly the generated text.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { expressionReferenceMarkdown, OPERATOR_REFERENCE, REFERENCE_END, REFERENCE_START } from "../../src/authoring/expression-reference.js";
-import { guide, guideText } from "../../src/authoring/guide.js";
+import { EXPRESSION_NOTES, expressionReferenceMarkdown, OPERATOR_REFERENCE, REFERENCE_END, REFERENCE_START } from "../../src/authoring/expression-reference.js";
+import { guideSection } from "../../src/authoring/guide.js";
 import { compile } from "../../src/expr/index.js";
 import { operatorNames } from "../../src/expr/operators/index.js";
 
@@ -30,11 +30,14 @@ describe("the expression reference", () => {
     expect(docs.slice(start + REFERENCE_START.length, end).trim()).toBe(expressionReferenceMarkdown().trim());
   });
 
-  it("is what stepgate_guide serves, in data and in text", () => {
-    const g = guide();
-    expect(g.expressions).toBe(expressionReferenceMarkdown());
-    expect(guideText(g)).toContain(expressionReferenceMarkdown().trim());
-    expect(g.expressions).toContain("var inside iterating operators");
-    expect(g.expressions).toContain("result is the parsed JSON");
+  it("is what stepgate_guide serves, in its expressions and operators sections: every note and every operator's row", () => {
+    const served = `${guideSection("expressions").text}\n${guideSection("operators").text}`;
+    const rows = expressionReferenceMarkdown().split("\n").filter((l) => l.startsWith("| `") || l.startsWith("**"));
+    expect(rows.length).toBe(OPERATOR_REFERENCE.length + EXPRESSION_NOTES.length);
+    for (const row of rows) expect(served).toContain(row);
+    expect(served).toContain("var inside iterating operators");
+    expect(served).toContain("result is the parsed JSON");
+    expect(guideSection("operators").text).not.toContain("| `var` |");
+    expect(guideSection("expressions").text).not.toContain("| `results` |");
   });
 });

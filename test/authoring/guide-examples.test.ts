@@ -3,17 +3,45 @@ import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { guide, guideText } from "../../src/authoring/guide.js";
+import { AUTHORING_TOOLS } from "../../src/authoring/definitions.js";
+import { GUIDE_SECTIONS, guide, guideSection, guideText } from "../../src/authoring/guide.js";
+import { loadStepfileText } from "../../src/loader/load.js";
 import { exampleText, listExamples, readExample } from "../../src/authoring/examples.js";
 import { catalogEntries } from "../../src/cli/catalog.js";
 
 describe("stepgate_guide", () => {
-  it("holds the schema file's content, the workflow in order and the format reference", () => {
+  it("holds the workflow in order and the format reference, and the schema file's structure as a section", () => {
     const g = guide();
-    expect(JSON.parse(JSON.stringify(g.schema))).toEqual(JSON.parse(readFileSync(new URL("../../schema/stepfile.schema.json", import.meta.url), "utf8")));
+    const { schema } = guideSection("schema").data as { schema: Record<string, unknown> };
+    const written = JSON.parse(readFileSync(new URL("../../schema/stepfile.schema.json", import.meta.url), "utf8")) as Record<string, unknown>;
+    // The written file adds hover text (description) to the loader's structure; every other keyword is the same.
+    expect(withoutDescriptions(schema)).toEqual(withoutDescriptions(written));
     expect(g.workflow.map((s) => s.split(":")[0])).toEqual(["outline", "inspect_api", "write", "validate", "try", "test", "save"]);
-    for (const word of ["produces", "gates", "mechanical", "exposes", "--draft-credential", "schema_sha256"]) expect(g.format).toContain(word);
-    expect(guideText(g)).toContain('"$id": "https://stepgate.dev/schema/stepfile-1.json"');
+    for (const word of ["produces", "gates", "mechanical", "exposes", "--draft-credential", "schema_sha256", "approve"]) expect(g.format).toContain(word);
+    expect(guideSection("schema").text).toContain('"$id":"https://stepgate.dev/schema/stepfile-1.json"');
+  });
+
+  it("is at most 12 KB, text and data together, and offers the sections the tool's schema lists", () => {
+    const g = guide();
+    expect(Buffer.byteLength(guideText(g)) + Buffer.byteLength(JSON.stringify({ workflow: g.workflow, sections: g.sections }))).toBeLessThanOrEqual(12 * 1024);
+    const listed = AUTHORING_TOOLS.find((t) => t.name === "stepgate_guide")!.inputSchema as unknown as { properties: { section: { enum: string[] } } };
+    expect(listed.properties.section.enum).toEqual(Object.keys(GUIDE_SECTIONS));
+    for (const name of Object.keys(GUIDE_SECTIONS)) expect(guideText(g)).toContain(`section: "${name}"`);
+  });
+
+  it("ends with a complete small stepfile that loads with no warning: a mechanical step, an agent step with evidence gates, an approve gate", () => {
+    const g = guide();
+    expect(guideText(g).endsWith(`\n\`\`\`yaml\n${g.example.trimEnd()}\n\`\`\``)).toBe(true);
+    const loaded = loadStepfileText(g.example, "guide example");
+    expect(loaded.warnings).toEqual([]);
+    const [shelf, pick] = loaded.doc.steps;
+    expect(shelf!.do?.calls?.length).toBeGreaterThan(0);
+    expect(pick!.instructions).toBeDefined();
+    expect(pick!.tools).toEqual(["getBook"]);
+    // Evidence: the gates read what the step's calls returned (through let's results).
+    expect(JSON.stringify(pick!.let)).toContain('"results":["getBook"');
+    expect(JSON.stringify(pick!.gates)).toContain("let.read");
+    expect(pick!.gates!.some((gate) => gate.approve !== undefined)).toBe(true);
   });
 });
 
@@ -59,3 +87,9 @@ describe("stepgate_examples", () => {
     expect(list.map((e) => e.name).sort()).toEqual(catalogEntries().map((e) => e.name).sort());
   });
 });
+
+function withoutDescriptions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutDescriptions);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).filter(([k, v]) => !(k === "description" && typeof v === "string")).map(([k, v]) => [k, withoutDescriptions(v)]));
+}

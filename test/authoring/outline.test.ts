@@ -1,7 +1,7 @@
 // stepgate_outline: markdown procedures to skeleton stepfiles, deterministically.
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { outline, slug } from "../../src/authoring/outline.js";
+import { outline, outlineText, slug } from "../../src/authoring/outline.js";
 import { rulesIn } from "../../src/authoring/markdown-procedure.js";
 
 const SKILL = `---
@@ -148,5 +148,40 @@ describe("stepgate_outline: fetching steps and whole-word ids", () => {
   it("keeps a procedure that does not start by fetching all agent steps, without tools", () => {
     const doc = parse(outline("1. Write the summary.\n2. Check it.\n").stepfile) as Record<string, unknown>;
     expect(doc).not.toHaveProperty("tools");
+  });
+});
+
+describe("stepgate_outline: approve gates and the editor's schema line", () => {
+  const REFUND = `# Refund a customer
+
+1. Work out the refund. The amount MUST NOT exceed the order total.
+2. A finance manager must approve the refund before it is issued.
+3. Issue the refund, then confirm the payment went through.
+
+The customer MUST sign off on the refund address.
+`;
+
+  it("turns a sentence asking a person to approve, sign off or confirm into an approve gate, asked after the step's checks", () => {
+    const o = outline(REFUND);
+    const doc = parse(o.stepfile) as { steps: Array<{ gates: Array<Record<string, unknown>> }> };
+    expect(o.approvals).toBe(2);
+    expect(doc.steps[0]!.gates).toEqual([{ id: "the-amount-must-not-exceed", message: "The amount MUST NOT exceed the order total.", predicate: expect.stringMatching(/^TODO: /) }]);
+    expect(doc.steps[1]!.gates.at(-1)).toEqual({ id: "approved", approve: { message: "The procedure says: A finance manager must approve the refund before it is issued. Approve the output below?" } });
+    // A general rule asking a person goes to the last step as an approve gate, not as a predicate to write.
+    expect(doc.steps[2]!.gates.at(-1)).toEqual({ id: "approved", approve: { message: "The procedure says: The customer MUST sign off on the refund address. Approve the output below?" } });
+    expect(doc.steps[2]!.gates.filter((g) => typeof g.message === "string" && g.message.includes("sign off"))).toEqual([]);
+    expect(outlineText(o)).toContain("2 approve gates ask a person");
+  });
+
+  it("does not take the agent's own confirming or a rule without a person for an approval", () => {
+    const o = outline("1. Run the tests and confirm they pass.\n2. Tag it. You MUST have a reviewer.\n");
+    expect(o.approvals).toBe(0);
+    expect(o.stepfile).not.toContain("approve:");
+  });
+
+  it("starts with the yaml-language-server line naming the schema, and the skeleton's approve messages load without warnings about placeholders", () => {
+    const o = outline(REFUND);
+    expect(o.stepfile.split("\n")[0]).toBe("# yaml-language-server: $schema=./node_modules/stepgate/schema/stepfile.schema.json");
+    expect(o.stepfile).not.toMatch(/approve:\n\s+message: .*\{\{/);
   });
 });

@@ -116,7 +116,8 @@ describe("warnings for paths into response schemas", () => {
 ${error}`;
     const read = gate('{ "!": [{ results: [listInvoices, extra.deep] }] }', "a") + gate('{ "!": { var: calls.0.result.extra } }', "b");
     const cases = [
-      open("{ type: object, properties: { items: { type: array } } }"), // an open object
+      open("{ type: object }"), // a map: no properties listed
+      open("{ type: object, properties: { items: { type: array } }, additionalProperties: true }"), // other names said to exist
       open('{ $ref: "#/components/schemas/Missing" }'), // a $ref that leads nowhere
       open('{ $ref: "https://example.com/schemas/page.json" }'), // an external $ref
       open("{ anyOf: [{ type: object, additionalProperties: false }, { type: object }] }"), // a union with an open branch
@@ -132,6 +133,30 @@ ${error}`;
     expect(warnings(stepfile(gate('{ "!": { var: calls.0.result.extra } }'), noDefault))).toEqual([]);
     // An array's length and a string's characters exist.
     expect(warnings(stepfile(gate('{ "!": [{ results: [listInvoices, items.length] }, { results: [listInvoices, next.0] }] }')))).toEqual([]);
+  });
+
+  it("warns for a name an open object does not list, saying the object is open", () => {
+    const open = `                "200":
+                  description: ok
+                  content: { application/json: { schema: { type: object, properties: { items: { type: array, items: { type: object, properties: { id: { type: string } } } }, next: { type: string } } } } }`;
+    const [w, ...rest] = warnings(stepfile(gate('{ "!": [{ results: [listInvoices, itemz] }] }'), open));
+    expect(rest).toEqual([]);
+    expect(w!.message).toBe(
+      '"itemz": the response schema of listInvoices declares no property itemz there (the object is open, so the API may send more than it documents, but nothing says it sends this), so results would give nothing from it; did you mean items?',
+    );
+    // Inside the items, through map, and through calls[].result.
+    expect(warnings(stepfile(gate('{ none: [{ results: [listInvoices, items] }, { "==": [{ var: idd }, x] }] }'), open))[0]!.message).toContain("did you mean id?");
+    const successes = '{ all: [{ filter: [{ var: calls }, { "!": { var: is_error } }] }, { "!": { var: result.nxt } }] }';
+    expect(warnings(stepfile(gate(successes), open))[0]!.message).toContain("did you mean result.next?");
+    expect(warnings(stepfile(gate('{ "!": [{ results: [listInvoices, next] }, { results: [listInvoices, items.0.id] }] }'), open))).toEqual([]);
+    // An allOf of open objects documents the names of all its branches; one it cannot read may hold any.
+    const composed = (second: string) => `                "200":
+                  description: ok
+                  content: { application/json: { schema: { type: object, allOf: [{ type: object, properties: { a: { type: string } } }, ${second}] } } }`;
+    expect(warnings(stepfile(gate('{ "!": [{ results: [listInvoices, b] }] }'), composed("{ properties: { b: { type: string } } }")))).toEqual([]);
+    expect(warnings(stepfile(gate('{ "!": [{ results: [listInvoices, c] }] }'), composed("{ properties: { b: { type: string } } }")))).toHaveLength(1);
+    expect(warnings(stepfile(gate('{ "!": [{ results: [listInvoices, c] }] }'), composed('{ $ref: "#/components/schemas/Missing" }')))).toEqual([]);
+    expect(warnings(stepfile(gate('{ "!": [{ results: [listInvoices, c] }] }'), composed("{ type: object }")))).toEqual([]);
   });
 
   it("rules a path out only when every possible response does", () => {

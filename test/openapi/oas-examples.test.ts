@@ -9,7 +9,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { ApiDocumentInvalid } from "../../src/errors.js";
 import { buildOperations, buildRequest, dereference, loadOperations, type OperationSpec } from "../../src/tools/openapi/index.js";
-import { mediaKind } from "../../src/tools/openapi/request-body.js";
+import { mediaKind } from "../../src/format/json-pointer.js";
 
 const examples = dirname(createRequire(import.meta.url).resolve("@readme/oas-examples/package.json"));
 const read = (file: string) => JSON.parse(readFileSync(join(examples, file), "utf8")) as Record<string, unknown>;

@@ -2,7 +2,7 @@
 // responses declare, JSON first, so an API that can answer in JSON or XML
 // answers in JSON (which gates can read).
 import { isObject, type JsonObject } from "./json.js";
-import { mediaKind } from "./request-body.js";
+import { mediaKind } from "../../format/json-pointer.js";
 
 /** Sent when the document declares no response media type. */
 export const DEFAULT_ACCEPT = "application/json, */*;q=0.5";

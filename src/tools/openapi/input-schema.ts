@@ -6,8 +6,8 @@
 // (`query.id`, `header.id`, `query.body`) and `body` stays the request body.
 import { ApiDocumentInvalid } from "../../errors.js";
 import type { JsonObject } from "./json.js";
-import { onlyValue, type DeclaredParam } from "./parameters.js";
-import type { ChosenBody } from "./request-body.js";
+import { argumentNames, onlyValue, type DeclaredParam } from "../../format/openapi-parameters.js";
+import type { ChosenBody } from "../../format/openapi-request-body.js";
 import { SchemaExporter } from "./schema-export.js";
 import type { JsonSchema, ParamSpec } from "./types.js";
 
@@ -24,17 +24,13 @@ export function buildInputSchema(
   body: ChosenBody | undefined,
   operationId: string,
 ): InputParts {
-  const visible = declared.filter((p) => onlyValue(p.schema) === undefined);
-  const uses = new Map<string, number>();
-  for (const p of visible) uses.set(p.name, (uses.get(p.name) ?? 0) + 1);
-  if (body) uses.set("body", (uses.get("body") ?? 0) + 1);
-
+  const names = argumentNames(declared, body !== undefined);
   const properties: JsonObject = {};
   const required: string[] = [];
   const params: ParamSpec[] = [];
-  for (const p of declared) {
+  for (const [i, p] of declared.entries()) {
     const fixed = onlyValue(p.schema);
-    const argument = fixed || uses.get(p.name) === 1 ? p.name : `${p.in}.${p.name}`;
+    const argument = names[i]!;
     const schema = withDescription(exporter.schema(p.schema), p.description) as JsonSchema;
     params.push({
       name: p.name,

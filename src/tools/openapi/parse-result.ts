@@ -1,6 +1,6 @@
 // Reads an operation's response into what gates see (`result`) and what the
 // client is shown (`text`).
-import { mediaKind } from "./request-body.js";
+import { mediaKind } from "../../format/json-pointer.js";
 
 export interface ParsedResult {
   /** Parsed JSON for a JSON response, otherwise the body as text. */

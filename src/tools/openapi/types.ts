@@ -6,7 +6,10 @@ import type { CredentialPlacement } from "../../egress/index.js";
 /** Where egress attaches a tool's credential: egress's own type, so the two cannot drift. */
 export type Placement = CredentialPlacement;
 
-export type ParamLocation = "path" | "query" | "header" | "cookie";
+import type { ParamLocation } from "../../format/openapi-parameters.js";
+export type { ParamLocation } from "../../format/openapi-parameters.js";
+import type { BodySpec } from "../../format/openapi-request-body.js";
+export type { BodySpec } from "../../format/openapi-request-body.js";
 
 /** A JSON Schema 2020-12 object (or boolean schema). */
 export type JsonSchema = Record<string, unknown> | boolean;
@@ -29,13 +32,6 @@ export interface ParamSpec {
   fixed?: { value: unknown };
   /** Set for a parameter declared with `content`: its value is sent as JSON text. */
   contentType?: string;
-}
-
-export interface BodySpec {
-  /** The media type sent as Content-Type. */
-  contentType: string;
-  kind: "json" | "text";
-  required: boolean;
 }
 
 export interface OperationSpec {

@@ -1,10 +1,12 @@
 // Reads an operation's parameters: path-level ones merged with its own (the
 // operation's win, matched by name and location, as OpenAPI says), with the
-// serialisation style defaulted per location.
-import { ApiDocumentInvalid } from "../../errors.js";
-import { isObject, type JsonObject } from "./json.js";
-import { mediaKind } from "./request-body.js";
-import type { ParamLocation } from "./types.js";
+// serialisation style defaulted per location, and the argument each is
+// given. Shared by the OpenAPI tools (which build requests from them) and the
+// loader (which checks a mechanical call's arguments against them at load).
+import { ApiDocumentInvalid } from "../errors.js";
+import { isObject, mediaKind, type JsonObject } from "./json-pointer.js";
+
+export type ParamLocation = "path" | "query" | "header" | "cookie";
 
 export interface DeclaredParam {
   name: string;
@@ -90,6 +92,19 @@ function readParam(raw: unknown, operationId: string): DeclaredParam {
     }
   }
   return param;
+}
+
+/**
+ * The argument that carries each parameter, in order: its own name, or
+ * `<in>.<name>` when another visible parameter (or the request body, which is
+ * `body`) would share it. A one-value parameter is hidden, so it keeps its
+ * name and takes no other's.
+ */
+export function argumentNames(declared: readonly DeclaredParam[], hasBody: boolean): string[] {
+  const uses = new Map<string, number>();
+  for (const p of declared) if (onlyValue(p.schema) === undefined) uses.set(p.name, (uses.get(p.name) ?? 0) + 1);
+  if (hasBody) uses.set("body", (uses.get("body") ?? 0) + 1);
+  return declared.map((p) => (onlyValue(p.schema) || uses.get(p.name) === 1 ? p.name : `${p.in}.${p.name}`));
 }
 
 /** The one value a schema admits (`const`, or a one-entry `enum`), if it admits exactly one. */

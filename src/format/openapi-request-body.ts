@@ -3,12 +3,15 @@
 // message/* bodies are a plain string. Others (forms, multipart, binary)
 // are not sent: an optional body of those types is left out of the operation,
 // a required one makes the operation unusable.
-import { ApiDocumentInvalid } from "../../errors.js";
-import { mediaKind } from "../../format/json-pointer.js";
-import { isObject, type JsonObject } from "./json.js";
-import type { BodySpec } from "./types.js";
+import { ApiDocumentInvalid } from "../errors.js";
+import { isObject, mediaKind, type JsonObject } from "./json-pointer.js";
 
-export { mediaKind };
+export interface BodySpec {
+  /** The media type sent as Content-Type. */
+  contentType: string;
+  kind: "json" | "text";
+  required: boolean;
+}
 
 export interface ChosenBody extends BodySpec {
   /** The media type's schema (JSON) or `{ type: "string" }` (text). */

@@ -1,0 +1,69 @@
+// The stepfile stepgate_guide ends with: small and complete, with a
+// mechanical step, an agent step whose gates check its output against the
+// calls it made, and an approve gate. A test loads it and holds it to zero
+// warnings, so the example an agent copies from teaches nothing the loader
+// would warn about.
+export const GUIDE_EXAMPLE = `stepgate: "1"
+id: pick-a-book
+description: Pick a book for a reader from the library's shelf; a person approves the pick.
+inputs:
+  type: object
+  required: [reader]
+  properties: { reader: { type: string } }
+tools:
+  library:
+    openapi:
+      server: https://library.example.com/v1
+      document:
+        openapi: 3.1.0
+        info: { title: Library, version: "1" }
+        paths:
+          /books:
+            get:
+              operationId: listBooks
+              parameters: [{ name: limit, in: query, schema: { type: integer, maximum: 100 } }]
+              responses:
+                "200":
+                  description: The shelf
+                  content: { application/json: { schema: { type: object, properties: { books: { type: array, items: { type: object, properties: { id: { type: string } } } } } } } }
+          /books/{id}:
+            get:
+              operationId: getBook
+              parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+              responses:
+                "200":
+                  description: One book
+                  content: { application/json: { schema: { type: object, properties: { id: { type: string }, summary: { type: string } } } } }
+    exposes: [listBooks, getBook]
+steps:
+  - id: shelf # mechanical: Stepgate calls the API itself, so the list is real
+    do:
+      calls: [{ id: page, operation: listBooks, arguments: { limit: 20 } }]
+      output: { ids: { map: [{ var: responses.page.books }, { var: id }] } }
+    produces: { type: object, required: [ids], properties: { ids: { type: array, items: { type: string } } } }
+  - id: pick # an agent step: the client's model does the work, gates check it against the evidence
+    instructions: "Read these books with getBook: {{steps.shelf.ids}}. Pick the one that suits a reader who likes {{inputs.reader}}, and copy its summary exactly."
+    tools: [getBook]
+    retries: 1
+    produces:
+      type: object
+      required: [id, summary]
+      properties: { id: { type: string }, summary: { type: string } }
+    let:
+      read: { results: [getBook, id] }
+      summaries: { results: [getBook, summary] }
+    gates:
+      - id: on-the-shelf
+        message: "pick a book from the shelf:"
+        predicate: { in: [{ var: output.id }, { var: steps.shelf.ids }] }
+        explain: { cat: ["the shelf holds ", { var: steps.shelf.ids }] }
+      - id: read-it
+        message: "read the book you pick with getBook first; not read:"
+        predicate: { subset: [[{ var: output.id }], { var: let.read }] }
+      - id: real-summary
+        message: "copy the summary getBook returned exactly; it returned:"
+        predicate: { in: [{ var: output.summary }, { var: let.summaries }] }
+        explain: { var: let.summaries }
+      - id: person-agrees
+        approve: { message: "Give the reader this book? The pick and its summary are below." }
+`;
