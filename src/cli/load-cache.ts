@@ -32,6 +32,9 @@ const FORMAT = "stepgate-load-cache/1";
 /** Folders of other builds left untouched this long are removed when a new build's folder is made. */
 const STALE_MS = 7 * 24 * 3600 * 1000;
 
+/** Past this many entries in a build's folder (each save under --watch writes one), the older half is removed, once per process, on a write. */
+const MOST_ENTRIES = 2_000;
+
 /** Where the build puts the catalog's entries, under the package folder. */
 export const SHIPPED_LOADS = join("dist", "loads");
 
@@ -95,6 +98,7 @@ export function openLoadCache(env: NodeJS.ProcessEnv = process.env, build = BUIL
   const own = root === undefined ? undefined : join(root, "loads", build);
   /** Whether `own` may be read and written; settled on first use. */
   let usable: boolean | undefined;
+  let trimmed = false;
   const ready = (): boolean => (usable ??= own !== undefined && prepare(root!, own));
   return {
     get(text) {
@@ -105,7 +109,12 @@ export function openLoadCache(env: NodeJS.ProcessEnv = process.env, build = BUIL
       if (!ready()) return;
       const key = cacheKey(text, build);
       const entry = entryText(key, checked);
-      if (entry !== undefined) writeWhole(join(own!, `${key}.json`), entry);
+      if (entry === undefined) return;
+      if (!trimmed) {
+        trimmed = true;
+        trim(own!);
+      }
+      writeWhole(join(own!, `${key}.json`), entry);
     },
   };
 }
@@ -145,6 +154,18 @@ function removeStale(loads: string, own: string): void {
     }
   } catch {
     // Another process may be removing the same folders; a stale folder left is harmless.
+  }
+}
+
+/** Removes the older half of a folder's entries (by when each was written) once it holds more than MOST_ENTRIES. */
+function trim(dir: string): void {
+  try {
+    const names = readdirSync(dir);
+    if (names.length <= MOST_ENTRIES) return;
+    const written = names.map((name) => ({ file: join(dir, name), at: statSync(join(dir, name)).mtimeMs })).sort((a, b) => a.at - b.at);
+    for (const { file } of written.slice(0, Math.floor(written.length / 2))) rmSync(file, { force: true });
+  } catch {
+    // Another process trimming the same folder: what is left is still valid.
   }
 }
 

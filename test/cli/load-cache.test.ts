@@ -4,10 +4,11 @@
 // the catalog, the compatibility corpus, the fixtures and the conformance
 // stepfiles; a corrupt or foreign entry is ignored and rewritten; folders
 // are 0700 and entries 0600, and a folder others may write to is not used;
-// --no-cache neither reads nor writes. Each test has its own cache folder.
+// a build's folder is trimmed past 2,000 entries; --no-cache neither reads
+// nor writes. Each test has its own cache folder.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -150,6 +151,26 @@ describe("the load cache, through the built CLI", () => {
     expect(served.stdout).toContain("greet-other");
     expect(readFileSync(entryFile(cacheHome, otherText), "utf8")).toContain(cacheKey(otherText, build));
   }, budget({ starts: 3, replies: 6 }));
+
+  it("removes the older half of a build's entries once they pass 2,000, keeping the newest", async () => {
+    const cacheHome = join(work, "full");
+    const folder = join(cacheHome, "stepgate", "loads", build);
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    for (const dir of [cacheHome, join(cacheHome, "stepgate"), join(cacheHome, "stepgate", "loads")]) chmodSync(dir, 0o700);
+    const day = 24 * 3600;
+    for (let i = 0; i < 2_001; i++) {
+      const file = join(folder, `old-${i}.json`);
+      writeFileSync(file, "x");
+      // The first thousand written longest ago.
+      utimesSync(file, Date.now() / 1000 - (i < 1_000 ? 2 * day : day), Date.now() / 1000 - (i < 1_000 ? 2 * day : day));
+    }
+    const reference = await serve([greet], join(work, "unused-4"), ["--no-cache"]);
+    expect(await serve([greet], cacheHome)).toEqual(reference);
+    const left = readdirSync(folder);
+    expect(left).toContain(`${cacheKey(greetText, build)}.json`);
+    expect(left.filter((n) => n.startsWith("old-")).length).toBe(1_001);
+    expect(left.some((n) => /^old-\d{1,3}\.json$/.test(n))).toBe(false);
+  }, budget({ starts: 2, replies: 4 }));
 
   it("does not use a folder others may write to", async () => {
     const cacheHome = join(work, "open");
