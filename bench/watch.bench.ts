@@ -28,10 +28,10 @@ mkdirSync(copiesDir);
 const copies = catalogCopies(copiesDir);
 const originals = copies.map((file) => readFileSync(file, "utf8"));
 
-/** The copy's text with its description changed, so its identity changes with `round`. */
+/** The copy's text with `Edit <round>. ` before its description (a folded block scalar in YAML, a string in JSON), so its identity changes with `round`. */
 function edited(index: number, round: number): string {
   const text = originals[index]!;
-  const out = text.replace(/^description: /m, `description: Edit ${round}. `).replace(/^ {2}"description": "/m, `  "description": "Edit ${round}. `);
+  const out = text.replace(/^description: >-\n( +)/m, (_, indent: string) => `description: >-\n${indent}Edit ${round}.\n${indent}`).replace(/^ {2}"description": "/m, `  "description": "Edit ${round}. `);
   if (out === text) throw new Error(`cannot edit the description of ${copies[index]}`);
   return out;
 }
