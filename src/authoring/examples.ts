@@ -2,10 +2,9 @@
 // from working stepfiles: the list, or one entry's stepfile text and README.
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { loadStepfileFile } from "../loader/load.js";
 import { closestNames } from "../format/closest-names.js";
 import { environmentNeeds } from "./needs.js";
-import type { CatalogEntry } from "./options.js";
+import type { CatalogEntry, KnownExample } from "./options.js";
 
 export interface ExampleSummary {
   name: string;
@@ -26,17 +25,32 @@ export interface Example {
   readme: string | null;
 }
 
-export async function listExamples(catalog: readonly CatalogEntry[]): Promise<ExampleSummary[]> {
-  return Promise.all(
-    catalog.map(async (entry): Promise<ExampleSummary> => {
-      try {
-        const { doc } = await loadStepfileFile(entry.file, entry.name);
-        return { name: entry.name, category: entry.category, title: doc.title ?? doc.description ?? "", needs: environmentNeeds(doc) };
-      } catch (error) {
-        return { name: entry.name, category: entry.category, title: "", needs: [], invalid: (error as Error).message.replace(/\n\s*/g, " ") };
-      }
-    }),
-  );
+/**
+ * Each entry from what `known` says of it (the build's index) when it can,
+ * else by loading it. Loads take turns with other work: each is one
+ * synchronous parse and compile, so the event loop gets a turn between them
+ * rather than waiting for the whole catalog.
+ */
+export async function listExamples(catalog: readonly CatalogEntry[], known?: (entry: CatalogEntry) => Promise<KnownExample | undefined>): Promise<ExampleSummary[]> {
+  const indexed = await Promise.all(catalog.map((entry) => known?.(entry)));
+  const out: ExampleSummary[] = [];
+  for (const [i, entry] of catalog.entries()) {
+    const facts = indexed[i];
+    if (facts) {
+      out.push({ name: entry.name, category: entry.category, title: facts.title, needs: facts.needs });
+      continue;
+    }
+    await new Promise<void>((yieldTurn) => setImmediate(yieldTurn));
+    try {
+      // Only for an entry the index cannot answer for (edited, or no build): the loader is not needed otherwise.
+      const { loadStepfileFile } = await import("../loader/load.js");
+      const { doc } = await loadStepfileFile(entry.file, entry.name);
+      out.push({ name: entry.name, category: entry.category, title: doc.title ?? doc.description ?? "", needs: environmentNeeds(doc) });
+    } catch (error) {
+      out.push({ name: entry.name, category: entry.category, title: "", needs: [], invalid: (error as Error).message.replace(/\n\s*/g, " ") });
+    }
+  }
+  return out;
 }
 
 /** The catalog names nearest one it lacks, for "did you mean". */

@@ -1,7 +1,9 @@
 // The authoring tools behind one call: each tool's arguments checked, its
 // work done, and its answer as text plus data (or an engine Reply for
 // stepgate_try, which starts a run). The MCP layer renders both; errors are
-// thrown as the seed's typed errors.
+// thrown as the seed's typed errors. Each tool imports its own code when it
+// is first called, as the CLI's modes do: listing the catalog must not wait
+// for the loader, the engine, the markdown reader and the OpenAPI tools.
 import { InternalError } from "../errors.js";
 import type { Approver } from "../engine/context.js";
 import type { RunEvents } from "../engine/events.js";
@@ -10,19 +12,11 @@ import type { Reply } from "../engine/replies.js";
 import type { Session } from "../session.js";
 import type { AuthoringToolName } from "./definitions.js";
 import type { DraftRuleContext } from "./draft-rules.js";
-import { exampleText, examplesListText, listExamples, nearExamples, readExample } from "./examples.js";
-import { GUIDE_SECTIONS, guide, guideSection, guideText, isGuideSection } from "./guide.js";
-import { inspectApi, inspectApiDocument } from "./inspect-api.js";
-import { inspectionText } from "./inspection-text.js";
 import type { AuthoringOptions } from "./options.js";
-import { outline, outlineText } from "./outline.js";
 import { publicHttpsUrl } from "./public-url.js";
 import { withDraftHosts } from "./draft-hosts.js";
-import { tryDraft } from "./try.js";
-import { testCases, type TestTarget } from "./test-cases.js";
-import { CasesInvalid } from "../offline/index.js";
+import type { TestTarget } from "./test-cases.js";
 import { DEFAULT_LIMITS } from "../limits.js";
-import { validateDraft, validationText } from "./validate.js";
 
 export { AUTHORING_TOOLS, isAuthoringTool } from "./definitions.js";
 export type { AuthoringOptions, CatalogEntry } from "./options.js";
@@ -49,6 +43,7 @@ export class Authoring {
   async call(name: AuthoringToolName, args: Record<string, unknown>, caller: CallerContext): Promise<AuthoringAnswer> {
     switch (name) {
       case "stepgate_guide": {
+        const { GUIDE_SECTIONS, guide, guideSection, guideText, isGuideSection } = await import("./guide.js");
         if (args.section !== undefined) {
           if (!isGuideSection(args.section)) return usage(`stepgate_guide takes section: one of ${Object.keys(GUIDE_SECTIONS).join(", ")}, or nothing for the guide itself`);
           const { text, data: sectionData } = guideSection(args.section);
@@ -59,9 +54,10 @@ export class Authoring {
         return data(guideText(g), { workflow: g.workflow, sections: g.sections });
       }
       case "stepgate_examples": {
+        const { exampleText, examplesListText, listExamples, nearExamples, readExample } = await import("./examples.js");
         const catalog = this.options.catalog();
         if (args.name === undefined) {
-          const examples = await listExamples(catalog);
+          const examples = await listExamples(catalog, this.options.knownExample);
           return data(examplesListText(examples), { examples });
         }
         if (typeof args.name !== "string") return usage("stepgate_examples takes name, a catalog entry's name, or nothing");
@@ -75,6 +71,7 @@ export class Authoring {
       }
       case "stepgate_outline": {
         if (typeof args.markdown !== "string") return usage("stepgate_outline needs markdown, the procedure as markdown text");
+        const { outline, outlineText } = await import("./outline.js");
         const result = outline(args.markdown);
         return data(outlineText(result), { ...result });
       }
@@ -83,17 +80,21 @@ export class Authoring {
         if (given === undefined || (typeof args.url === "string" && typeof args.document === "string")) {
           return usage("stepgate_inspect_api needs exactly one of url (an OpenAPI document's or MCP server's https URL) or document (an OpenAPI document's JSON or YAML text)");
         }
+        const { inspectApi, inspectApiDocument } = await import("./inspect-api.js");
+        const { inspectionText } = await import("./inspection-text.js");
         const inspection =
           given === "url" ? await inspectApi(args.url as string, this.options.requests, this.rules.publicUrl) : await inspectApiDocument(args.document as string, this.options.requests.maxBytes);
         return data(inspectionText(inspection), { ...inspection });
       }
       case "stepgate_validate": {
         if (typeof args.text !== "string") return usage("stepgate_validate needs text, the draft's YAML or JSON");
+        const { validateDraft, validationText } = await import("./validate.js");
         const validation = validateDraft(args.text, this.rules);
         return data(validationText(validation), { ...validation });
       }
       case "stepgate_try": {
         if (typeof args.text !== "string") return usage("stepgate_try needs text, the draft's YAML or JSON");
+        const { tryDraft } = await import("./try.js");
         const reply = await tryDraft(args.text, args.inputs ?? {}, { registry: caller.registry, session: caller.session, approver: caller.approver(), events: caller.events, rules: this.rules });
         return { kind: "run", reply };
       }
@@ -107,6 +108,8 @@ export class Authoring {
           if (!served) return usage(`${String(args.stepfile)} is not a stepfile this server serves; give the draft as text instead`);
           target = { stepfile: served };
         }
+        const { testCases } = await import("./test-cases.js");
+        const { CasesInvalid } = await import("../offline/index.js");
         try {
           const { report, text } = await testCases(target, args.cases, this.options.caseLimits ?? DEFAULT_LIMITS);
           return data(text, { ...report });

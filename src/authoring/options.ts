@@ -19,9 +19,23 @@ export interface DraftGrants {
   hosts?: readonly string[];
 }
 
+/** What stepgate_examples lists of an entry, known without loading it. */
+export interface KnownExample {
+  title: string;
+  /** Environment variables it needs. */
+  needs: string[];
+}
+
 export interface AuthoringOptions {
   /** The catalog, passed in so authoring does not reach up into the CLI layer. */
   catalog: () => readonly CatalogEntry[];
+  /**
+   * An entry's title and needs from the catalog index the build wrote, when
+   * the entry's bytes are those it indexed; undefined sends stepgate_examples
+   * to load the entry instead. Loading all of them took most of a second of
+   * the event loop; the index answers in a few milliseconds of file reads.
+   */
+  knownExample?: (entry: CatalogEntry) => Promise<KnownExample | undefined>;
   grants: DraftGrants;
   /** Fills `{setting}` in a draft's URLs and hosts before they are checked; only granted settings are read. */
   env: Readonly<Record<string, string | undefined>>;

@@ -9,6 +9,7 @@
 // as when running from src/) is loaded as before.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import type { CatalogEntry } from "./catalog-entries.js";
 import { BUILD_ID } from "./build-id.js";
@@ -20,6 +21,8 @@ export interface ListedFacts {
   description?: string;
   /** "needs: ..." as a person reads it (needsText). */
   needs: string;
+  /** The environment variables it needs (environmentNeeds), as stepgate_examples lists them. */
+  environment: string[];
   /** What the entry is built from (featureWords). */
   words: string[];
 }
@@ -39,6 +42,14 @@ export function contentHash(bytes: Uint8Array): string {
 
 export function indexKey(root: string, file: string): string {
   return relative(root, file).split(sep).join("/");
+}
+
+let built: { index: CatalogIndex | undefined } | undefined;
+
+/** builtCatalogIndex, read once per process: the bundle and its index do not change while it runs. */
+export function builtCatalogIndexOnce(): CatalogIndex | undefined {
+  built ??= { index: builtCatalogIndex() };
+  return built.index;
 }
 
 /** The index the running bundle was built with, or undefined when there is none for it. */
@@ -63,4 +74,12 @@ export function indexedFacts(index: CatalogIndex | undefined, root: string, entr
     return undefined;
   }
   return contentHash(bytes) === known.sha256 ? known.listed : undefined;
+}
+
+/** indexedFacts with the file read asynchronously, for a server answering while other requests wait. */
+export async function readIndexedFacts(index: CatalogIndex | undefined, root: string, entry: CatalogEntry): Promise<ListedFacts | undefined> {
+  const known = index?.entries[indexKey(root, entry.file)];
+  if (!known) return undefined;
+  const bytes = await readFile(entry.file).catch(() => undefined);
+  return bytes && contentHash(bytes) === known.sha256 ? known.listed : undefined;
 }

@@ -15,6 +15,7 @@ export async function loadListedFacts(entry: CatalogEntry): Promise<ListedFacts>
     ...(doc.title !== undefined ? { title: doc.title } : {}),
     ...(doc.description !== undefined ? { description: doc.description } : {}),
     needs: needsText(facts),
+    environment: facts.needs,
     words: featureWords(facts),
   };
 }

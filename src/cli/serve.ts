@@ -18,7 +18,8 @@ import { userAgent } from "../egress/user-agent.js";
 import type { OAuthGrants } from "../oauth/grants.js";
 import type { AddressGuard } from "../egress/address-guard.js";
 import { watchStepfiles } from "./watch.js";
-import { catalogEntries, loadArgument } from "./catalog.js";
+import { catalogEntries, catalogRoot, loadArgument } from "./catalog.js";
+import { builtCatalogIndexOnce, readIndexedFacts } from "./catalog-index.js";
 import { openLoadCache } from "./load-cache.js";
 import { warningLines } from "./load-warnings.js";
 import type { Options } from "./options.js";
@@ -86,6 +87,10 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
     // publicUrl is deliberately left unset: only tests replace the public-https check.
     authoring: {
       catalog: catalogEntries,
+      knownExample: async (entry) => {
+        const facts = await readIndexedFacts(builtCatalogIndexOnce(), catalogRoot(), entry);
+        return facts && { title: facts.title ?? facts.description ?? "", needs: facts.environment };
+      },
       grants: { credentials: options.draftCredentials, settings: options.draftSettings, hosts: options.draftHosts },
       env: process.env,
       requests: { userAgent: userAgent(packageVersion(), options.contact), timeoutMs: options.limits.requestTimeoutMs, maxBytes: options.limits.responseBytes },

@@ -121,15 +121,54 @@ function article(type: string): string {
 
 /** A short account of what a schema documents, for messages: "integer, at most 100". */
 export function summary(c: LocatedSchema): string {
-  const parts: string[] = [];
   const types = allowedTypes(c);
-  if (types) parts.push(types.filter((t) => t !== "null").join(" or "));
+  const parts = [types ? types.filter((t) => t !== "null").join(" or ") : "", ...limits(c)];
+  return parts.filter(Boolean).join(", ") || "any value";
+}
+
+/** What a schema documents beyond its type: the values it allows, bounds, lengths, pattern, item counts. */
+function limits(c: LocatedSchema): string[] {
+  const parts: string[] = [];
   for (const schema of holding(c)) {
     if (Array.isArray(schema.enum)) parts.push(`one of ${schema.enum.slice(0, 6).map((e) => JSON.stringify(e)).join(", ")}${schema.enum.length > 6 ? ", ..." : ""}`);
+    if ("const" in schema) parts.push(`exactly ${JSON.stringify(schema.const)}`);
     if (typeof schema.minimum === "number") parts.push(`at least ${schema.minimum}`);
+    if (typeof schema.exclusiveMinimum === "number") parts.push(`more than ${schema.exclusiveMinimum}`);
     if (typeof schema.maximum === "number") parts.push(`at most ${schema.maximum}`);
+    if (typeof schema.exclusiveMaximum === "number") parts.push(`less than ${schema.exclusiveMaximum}`);
+    if (typeof schema.minLength === "number") parts.push(`at least ${schema.minLength} characters`);
     if (typeof schema.maxLength === "number") parts.push(`at most ${schema.maxLength} characters`);
+    if (typeof schema.pattern === "string") parts.push(`matching ${schema.pattern}`);
+    if (typeof schema.minItems === "number") parts.push(`at least ${schema.minItems} items`);
     if (typeof schema.maxItems === "number") parts.push(`at most ${schema.maxItems} items`);
   }
-  return parts.filter(Boolean).join(", ") || "any value";
+  return parts;
+}
+
+/**
+ * An operation's documented limits, one line per argument (and request body
+ * field) that has any, and what is required: shown beside the input schema
+ * where the agent reads an operation it may call, so a maximum of 100 is
+ * read before the call rather than learnt from its refusal.
+ * @example argumentLimits(inputSchema) // ["per_page: integer, at least 1, at most 100", "required: body, body.member"]
+ */
+export function argumentLimits(inputSchema: unknown): string[] {
+  const lines: string[] = [];
+  const required: string[] = [];
+  const walk = (c: LocatedSchema, prefix: string, depth: number) => {
+    const parts = holding(c);
+    for (const part of parts) for (const name of Array.isArray(part.required) ? part.required : []) if (typeof name === "string") required.push(`${prefix}${name}`);
+    for (const part of parts) {
+      if (!isObject(part.properties)) continue;
+      for (const [name, schema] of Object.entries(part.properties)) {
+        const member = { schema, root: c.root };
+        if (limits(member).length > 0) lines.push(`${prefix}${name}: ${summary(member)}`);
+        // The request body's fields, one level down: where a required field is most often missed.
+        if (depth === 0 && name === "body") walk(member, "body.", 1);
+      }
+    }
+  };
+  walk({ schema: inputSchema, root: inputSchema }, "", 0);
+  if (required.length > 0) lines.push(`required: ${required.join(", ")}`);
+  return lines;
 }

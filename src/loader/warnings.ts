@@ -23,8 +23,8 @@ import type { RawIssue } from "../format/rules.js";
 import type { PathSegment } from "../format/source.js";
 import type { StepDef, StepfileDocument } from "../format/types.js";
 import { ArgumentChecker } from "./argument-warnings.js";
-import { operationInputs } from "./operation-inputs.js";
-import { inlineOperations, inlineResponseSchemas, type OperationResponses } from "./response-schemas.js";
+import { operationInputs, type OperationInputs } from "./operation-inputs.js";
+import { inlineOperations, inlineResponseSchemas, type LocatedSchema, type OperationResponses } from "./response-schemas.js";
 import { AuthorView, ListView, MergedView, RecordView, ResponseView, UNDECLARED, viewOf, type Member, type SchemaView } from "./schema-views.js";
 
 type Schema = Record<string, unknown>;
@@ -55,7 +55,7 @@ export function stepfileWarnings(doc: StepfileDocument): RawIssue[] {
   const operations = inlineOperations(doc);
   const responses = inlineResponseSchemas(operations);
   const inputs = operationInputs(operations);
-  const known: Known = { defs, produces, outputs, responses };
+  const known: Known = { defs, inputs, produces, outputs, responses };
   doc.steps.forEach((step, si) => {
     produces.set(step.id, step.produces);
     const walker = new Walker(doc, known, step, warnings);
@@ -105,6 +105,7 @@ export function stepfileWarnings(doc: StepfileDocument): RawIssue[] {
 /** What the walk knows of the file: its $defs, each step's produces, each earlier mechanical step's computed output, each operation's responses. */
 interface Known {
   defs: Record<string, Schema>;
+  inputs: ReadonlyMap<string, OperationInputs>;
   produces: ReadonlyMap<string, Schema>;
   outputs: ReadonlyMap<string, SchemaView>;
   responses: ReadonlyMap<string, OperationResponses>;
@@ -266,7 +267,23 @@ class Walker {
     const known = tools.length > 0 && candidates.every((c) => c !== undefined);
     const kind = successOnly ? "success response schema" : "response schemas (errors included, as is_error says)";
     const result = known ? new ResponseView(candidates.flat() as NonNullable<(typeof candidates)[number]>, `the ${kind} of ${tools.join(", ")}`) : undefined;
-    return new ListView(new RecordView({ tool: undefined, arguments: undefined, result, is_error: undefined }, "a calls entry"), "calls");
+    return new ListView(new RecordView({ tool: undefined, arguments: this.argumentsView(tools), result, is_error: undefined }, "a calls entry"), "calls");
+  }
+
+  /**
+   * `calls[].arguments`: a call reaches the tool only when its arguments
+   * passed the operation's input schema, which takes no other names, so the
+   * names are known exactly when every operation the calls may be to is
+   * inline. Beneath a name, what its schema documents.
+   */
+  private argumentsView(tools: readonly string[]): SchemaView | undefined {
+    const inputs = tools.map((t) => this.known.inputs.get(t));
+    if (tools.length === 0 || inputs.some((i) => i === undefined)) return undefined;
+    const byName = new Map<string, LocatedSchema[]>();
+    for (const input of inputs) for (const [name, spec] of input!.arguments) byName.set(name, [...(byName.get(name) ?? []), spec.schema]);
+    const fields: Record<string, SchemaView> = {};
+    for (const [name, schemas] of byName) fields[name] = new ResponseView(schemas, `the input schema of ${tools.join(", ")}`);
+    return new RecordView(fields, `the arguments of ${tools.join(", ")}`);
   }
 
   /** What `results` reads: the operation's success responses. */

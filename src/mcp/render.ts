@@ -2,6 +2,7 @@
 // structuredContent `{ run, state, ... }`, because some clients show only
 // one of the two. A reply that ends a run starts its text with the error type.
 import type { Reply } from "../engine/replies.js";
+import { argumentLimits } from "../loader/value-checks.js";
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -33,7 +34,12 @@ export function renderReply(reply: Reply): ToolResult {
       if (step.operations.length === 0) lines.push("This step calls no operations.");
       else {
         lines.push(`Operations you may call with stepgate_call (run "${reply.run}"):`);
-        for (const o of step.operations) lines.push(`- ${o.name}${o.description ? `: ${o.description}` : ""}`, `  arguments: ${JSON.stringify(o.inputSchema)}`);
+        for (const o of step.operations) {
+          lines.push(`- ${o.name}${o.description ? `: ${o.description}` : ""}`, `  arguments: ${JSON.stringify(o.inputSchema)}`);
+          // The schema's limits in words: a call over one is refused (CallArgumentsInvalid) and counts against the step's calls.
+          const limits = argumentLimits(o.inputSchema);
+          if (limits.length > 0) lines.push(`  documented limits: ${limits.join("; ")}`);
+        }
       }
       lines.push("", `When done, call stepgate_submit with run "${reply.run}" and an output matching this JSON Schema:`, JSON.stringify(step.outputSchema));
       return result(lines.join("\n"), structured);

@@ -120,6 +120,17 @@ describe("paths read through select and each items", () => {
   });
 });
 
+describe("calls[].arguments in an agent step's gates", () => {
+  const reading = (path: string) => mistake('explain: { cat: ["no listBooks call returned books; the shelf holds: ", { var: let.titles }] }', `explain: { cat: ["you asked for ", { var: ${path} }] }`);
+
+  it("knows the names an operation takes, since a call reaches the tool only with arguments its schema accepts", () => {
+    const [w, ...rest] = warnings(reading("calls.0.arguments.perpage"));
+    expect(rest).toEqual([]);
+    expect(w!.message).toBe('"calls.0.arguments.perpage": the arguments of listBooks declares no property perpage there, so it would be null at run time; did you mean calls.0.arguments.per_page?');
+    expect(warnings(reading("calls.0.arguments.per_page"))).toEqual([]);
+  });
+});
+
 describe("types through a mechanical step's output template", () => {
   it("reads what the template computes, though produces does not list it (never a false 'null at run time')", () => {
     // produces lists only id for the books; the template computes id and name.

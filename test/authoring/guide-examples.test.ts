@@ -7,7 +7,9 @@ import { AUTHORING_TOOLS } from "../../src/authoring/definitions.js";
 import { GUIDE_SECTIONS, guide, guideSection, guideText } from "../../src/authoring/guide.js";
 import { loadStepfileText } from "../../src/loader/load.js";
 import { exampleText, listExamples, readExample } from "../../src/authoring/examples.js";
-import { catalogEntries } from "../../src/cli/catalog.js";
+import { catalogEntries, catalogRoot } from "../../src/cli/catalog.js";
+import { readIndexedFacts } from "../../src/cli/catalog-index.js";
+import { catalogIndex } from "../../src/cli/catalog-listed.js";
 
 describe("stepgate_guide", () => {
   it("holds the workflow in order and the format reference, and the schema file's structure as a section", () => {
@@ -79,6 +81,26 @@ describe("stepgate_examples", () => {
     const entry = await readExample(catalogEntries(), "github-release");
     expect(entry?.format).toBe("json");
     expect(exampleText(entry!)).toContain("```json\n{");
+  });
+
+  it("takes each entry from what the build's index knows, loading only the entries it does not know", async () => {
+    const entries = catalogEntries();
+    const known = async (entry: { name: string }) => (entry.name === "release-notes" ? { title: "From the index", needs: ["FROM_INDEX"] } : undefined);
+    const list = await listExamples(entries, known);
+    expect(list.find((e) => e.name === "release-notes")).toEqual({ name: "release-notes", category: "writing", title: "From the index", needs: ["FROM_INDEX"] });
+    // The others were loaded, and say what loading them says.
+    expect(list.filter((e) => e.name !== "release-notes")).toEqual((await listExamples(entries)).filter((e) => e.name !== "release-notes"));
+  });
+
+  it("gets from the catalog index the build writes the same title and needs loading gives", async () => {
+    const root = catalogRoot();
+    const index = await catalogIndex(root, "test");
+    const loaded = await listExamples(catalogEntries(root));
+    for (const entry of catalogEntries(root)) {
+      const facts = await readIndexedFacts(index, root, entry);
+      const summary = loaded.find((e) => e.name === entry.name)!;
+      expect({ title: facts!.title ?? facts!.description ?? "", needs: facts!.environment }, entry.name).toEqual({ title: summary.title, needs: summary.needs });
+    }
   });
 
   it("serves every catalog entry, none invalid", async () => {

@@ -37,7 +37,7 @@ export const FOUR_MISTAKES: Mistake[] = [
     text: mistake("              member: { var: inputs.member }\n", ""),
     path: "steps[2].do.calls[0].arguments.body",
     at: /^book: /,
-    says: /body lacks member \(string\), which the operation's schema requires, so call loan \(createLoan\) is refused at run time \(CallArgumentsInvalid\); add member to body/,
+    says: /body lacks member \(string, matching \^M-\[0-9\]\+\$\), which the operation's schema requires, so call loan \(createLoan\) is refused at run time \(CallArgumentsInvalid\); add member to body/,
   },
   {
     name: "a literal over a documented maximum",
