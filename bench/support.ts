@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import { catalogEntries } from "../src/cli/catalog-entries.js";
 
 /** The p-th percentile (0..100) of samples, nearest-rank, so it is always a measured value. */
@@ -116,6 +117,16 @@ export function catalogCopies(dir: string): string[] {
     writeFileSync(file, copy);
     return file;
   });
+}
+
+/**
+ * The environment for a CLI spawned through the MCP SDK's stdio transport
+ * (which passes on only PATH, HOME and a few more): those, plus the load
+ * cache folder bench/run.ts gives the run, so no bench writes to ~/.cache.
+ */
+export function benchEnvironment(): Record<string, string> {
+  const cacheHome = process.env.XDG_CACHE_HOME;
+  return { ...getDefaultEnvironment(), ...(cacheHome ? { XDG_CACHE_HOME: cacheHome } : {}) };
 }
 
 /** `--quick`: every bench once with tiny counts, so the suite can check they still run (no timing is judged). */
