@@ -14,6 +14,8 @@ export default defineConfig({
     // replies; tests that wait for more say so with budget() themselves.
     testTimeout: budget({ starts: 1, replies: 4 }),
     hookTimeout: budget({ starts: 1, replies: 2 }),
+    // The load cache of every CLI a test starts goes to a folder of the run (test/support/cache-home.ts).
+    globalSetup: ["test/support/cache-home.ts"],
     pool: "forks",
     maxWorkers: cores,
     maxConcurrency: cores,

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { allowed, fiveGateStepfile, machineLine, median, ms, passingOutput, peakRssMb, percentile, quick, timedNode, times, verdict } from "./support.js";
+import { allowed, benchEnvironment, fiveGateStepfile, machineLine, median, ms, passingOutput, peakRssMb, percentile, quick, timedNode, times, verdict } from "./support.js";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = join(root, "bin", "stepgate.js");
@@ -22,7 +22,7 @@ async function writeLedger(dir: string): Promise<string> {
   writeFileSync(stepfile, fiveGateStepfile("five-gates", 0));
   const ledgers = join(dir, "ledgers");
   const client = new Client({ name: "cli-bench", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", ledgers, stepfile], stderr: "ignore" }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", ledgers, stepfile], env: benchEnvironment(), stderr: "ignore" }));
   try {
     const started = await client.callTool({ name: "five-gates", arguments: { allowed } });
     const run = (started.structuredContent as { run: string }).run;

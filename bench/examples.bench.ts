@@ -12,14 +12,14 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { listExamples } from "../src/authoring/examples.js";
 import { catalogEntries } from "../src/cli/catalog.js";
-import { machineLine, median, ms, percentile, quick } from "./support.js";
+import { benchEnvironment, machineLine, median, ms, percentile, quick } from "./support.js";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = join(root, "bin", "stepgate.js");
 const rounds = quick ? 3 : 200;
 
 const client = new Client({ name: "examples-bench", version: "0" });
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin] }));
+await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin], env: benchEnvironment() }));
 
 async function timed<T>(work: () => Promise<T>): Promise<number> {
   const started = performance.now();

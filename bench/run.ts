@@ -10,8 +10,8 @@
 // prints the result without writing docs/performance.md: a smoke test that
 // the benches still run (test/bench/quick.test.ts), not a measurement.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
@@ -67,6 +67,13 @@ const files = readdirSync(benchDir)
   .filter((name) => name.endsWith(".bench.ts"))
   .sort()
   .map((name) => join("bench", name));
+
+// Every CLI a bench starts keeps its load cache in a folder of this run
+// (benches that need a first launch give theirs an empty one of its own),
+// never in ~/.cache.
+const cacheHome = mkdtempSync(join(tmpdir(), "stepgate-bench-cache-"));
+process.env.XDG_CACHE_HOME = cacheHome;
+process.on("exit", () => rmSync(cacheHome, { recursive: true, force: true }));
 
 // Taken before the benches start, so it shows what else the machine was doing.
 const loadBefore = loadavg();

@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { request } from "undici";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { allowed, fiveGateStepfile, machineLine, median, percentile, processRssMb, quick, us, verdict } from "./support.js";
+import { allowed, benchEnvironment, fiveGateStepfile, machineLine, median, percentile, processRssMb, quick, us, verdict } from "./support.js";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = join(root, "bin", "stepgate.js");
@@ -58,7 +58,7 @@ const dir = mkdtempSync(join(tmpdir(), "stepgate-stdio-call-"));
 
 async function connect(args: string[]): Promise<{ client: Client; pid: number }> {
   const client = new Client({ name: "stdio-call-bench", version: "1.0.0" });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", join(dir, "ledgers"), ...args], stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", join(dir, "ledgers"), ...args], env: benchEnvironment(), stderr: "pipe" });
   let stderr = "";
   transport.stderr?.on("data", (d) => (stderr += String(d)));
   try {

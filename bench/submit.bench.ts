@@ -18,7 +18,7 @@ import { emptyToolbox } from "../src/engine/toolbox.js";
 import type { SinkFactory } from "../src/ledger/sinks.js";
 import { loadStepfileText, type LoadedStepfile } from "../src/loader/load.js";
 import { newSession } from "../src/session.js";
-import { allowed, fiveGateStepfile, machineLine, median, oneGateFailingOutput, passingOutput, percentile, quick, us } from "./support.js";
+import { allowed, benchEnvironment, fiveGateStepfile, machineLine, median, oneGateFailingOutput, passingOutput, percentile, quick, us } from "./support.js";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = join(root, "bin", "stepgate.js");
@@ -108,7 +108,7 @@ async function gatesAlone(stepfile: LoadedStepfile, iterations: number) {
 /** stepgate_submit round trips over stdio to the built CLI: five retry submits per run, untimed start and final failure. */
 async function retryOverStdio(file: string, ledgerDir: string, warmup: number, runs: number): Promise<number[]> {
   const client = new Client({ name: "submit-bench", version: "1.0.0" });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", ledgerDir, file], stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", ledgerDir, file], env: benchEnvironment(), stderr: "pipe" });
   let stderr = "";
   transport.stderr?.on("data", (d) => (stderr += String(d)));
   await client.connect(transport);

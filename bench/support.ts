@@ -2,10 +2,12 @@
 // prints, and the stepfiles they measure. Not a bench itself: run.ts only
 // runs files named *.bench.ts.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import { catalogEntries } from "../src/cli/catalog-entries.js";
 
 /** The p-th percentile (0..100) of samples, nearest-rank, so it is always a measured value. */
 export function percentile(samples: readonly number[], p: number): number {
@@ -98,6 +100,35 @@ export const passingOutput = {
 /** Fails exactly one gate (counted) and passes the other four, so all five are still evaluated. */
 export const oneGateFailingOutput = { ...passingOutput, count: 9 };
 
+/**
+ * The bundled catalog copied under new ids into `dir` (`<id>-copy`, and the
+ * tool name with it): stepfiles as users write them, which no entry the
+ * build shipped for the load cache matches, so they load as a user's own
+ * files do. Throws if an entry's id cannot be found to rename.
+ */
+export function catalogCopies(dir: string): string[] {
+  return catalogEntries().map((entry) => {
+    const text = readFileSync(entry.file, "utf8");
+    const yamlId = new RegExp(`^id: ${entry.name}$`, "m");
+    const jsonId = new RegExp(`^  "id": "${entry.name}"`, "m");
+    const copy = yamlId.test(text) ? text.replace(yamlId, `id: ${entry.name}-copy`) : text.replace(jsonId, `  "id": "${entry.name}-copy"`);
+    if (copy === text) throw new Error(`cannot find the id of ${entry.file} to copy it under a new one`);
+    const file = join(dir, `${entry.name}-copy${entry.file.endsWith(".json") ? ".stepfile.json" : ".stepfile.yaml"}`);
+    writeFileSync(file, copy);
+    return file;
+  });
+}
+
+/**
+ * The environment for a CLI spawned through the MCP SDK's stdio transport
+ * (which passes on only PATH, HOME and a few more): those, plus the load
+ * cache folder bench/run.ts gives the run, so no bench writes to ~/.cache.
+ */
+export function benchEnvironment(): Record<string, string> {
+  const cacheHome = process.env.XDG_CACHE_HOME;
+  return { ...getDefaultEnvironment(), ...(cacheHome ? { XDG_CACHE_HOME: cacheHome } : {}) };
+}
+
 /** `--quick`: every bench once with tiny counts, so the suite can check they still run (no timing is judged). */
 export const quick = process.argv.includes("--quick");
 
@@ -141,6 +172,17 @@ export function processRssMb(pid: number): { peak: number; now: number } | undef
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
     return { peak: kb("VmHWM") / 1024, now: kb("VmRSS") / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time (user + system) in ms a live process has used so far (Linux /proc; undefined elsewhere): steadier than wall time on a busy machine. */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime, in clock ticks (100 per second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return undefined;
   }

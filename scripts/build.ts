@@ -5,13 +5,16 @@
 // STEPGATE_DEBUG turns them on for stack traces (bin/stepgate.js).
 // Type checking is `npm run typecheck`; esbuild only strips types.
 import { randomUUID } from "node:crypto";
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { build, type Plugin } from "esbuild";
 import { CATALOG_INDEX_FILE } from "../src/cli/catalog-index.js";
 import { catalogIndex } from "../src/cli/catalog-listed.js";
+import { catalogEntries } from "../src/cli/catalog-entries.js";
+import { cacheKey, entryText, SHIPPED_LOADS } from "../src/cli/load-cache.js";
+import { loadStepfileText } from "../src/loader/load.js";
 import { stepfileStructure } from "../src/format/structure.js";
 import { createAjv } from "../src/jsonschema/ajv.js";
 import { structureOptions } from "../src/loader/structure-check.js";
@@ -80,3 +83,20 @@ await build({
 // What `--list` shows of each catalog entry, so that it need not load them
 // (src/cli/catalog-index.ts says when an entry is answered from here).
 writeFileSync(join(outdir, CATALOG_INDEX_FILE), `${JSON.stringify(await catalogIndex(join(root, "awesome-stepfiles"), buildId))}\n`);
+
+// The load cache's entries for the bundled catalog (src/cli/load-cache.ts),
+// so that the first launch after a build serving catalog entries parses and
+// checks none of them: each is what a full load of the entry gives.
+mkdirSync(join(root, SHIPPED_LOADS), { recursive: true });
+for (const entry of catalogEntries(join(root, "awesome-stepfiles"))) {
+  const text = readFileSync(entry.file, "utf8");
+  let loaded;
+  try {
+    loaded = loadStepfileText(text, entry.name);
+  } catch {
+    continue;
+  }
+  const key = cacheKey(text, buildId);
+  const written = entryText(key, loaded);
+  if (written !== undefined) writeFileSync(join(root, SHIPPED_LOADS, `${key}.json`), written);
+}

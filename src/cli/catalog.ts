@@ -1,7 +1,7 @@
 // The bundled catalog, awesome-stepfiles/<domain>/<name>/<name>.stepfile.yaml
 // (or .stepfile.json), and how a command-line argument names a stepfile: a
 // path by its suffix, else a catalog name.
-import { loadStepfileFile, type LoadedStepfile } from "../loader/load.js";
+import { loadStepfileFile, type LoadCache, type LoadedStepfile } from "../loader/load.js";
 import { closestNames } from "../format/closest-names.js";
 import { catalogEntries, type CatalogEntry } from "./catalog-entries.js";
 
@@ -31,12 +31,15 @@ export function catalogEntry(arg: string, entries = catalogEntries()): CatalogEn
   throw new UnknownCatalogName(`${arg} is neither a stepfile path (.yaml, .yml, .json) nor a catalog name${hint} (stepgate --list shows the catalog)`);
 }
 
+/** The catalog's entries, found once per process: each name argument would otherwise walk the catalog folder again. */
+let entriesFound: CatalogEntry[] | undefined;
+
 /** The file an argument names: itself when it is a path, else a catalog entry's file. */
 export function resolveArgument(arg: string): string {
-  return isStepfilePath(arg) ? arg : catalogEntry(arg).file;
+  return isStepfilePath(arg) ? arg : catalogEntry(arg, (entriesFound ??= catalogEntries())).file;
 }
 
 /** Load one argument: a path, or a catalog entry's name; over `maxBytes` it is refused before parsing. */
-export async function loadArgument(arg: string, maxBytes?: number): Promise<LoadedStepfile> {
-  return loadStepfileFile(resolveArgument(arg), arg, maxBytes);
+export async function loadArgument(arg: string, maxBytes?: number, cache?: LoadCache): Promise<LoadedStepfile> {
+  return loadStepfileFile(resolveArgument(arg), arg, maxBytes, cache);
 }

@@ -57,6 +57,8 @@ Limits and options:
                               (PEM, from --keygen; or set STEPGATE_SIGNING_KEY to the file)
   --checkpoint-every <n>      with a signing key: a signed checkpoint record every n records (default 64)
   --watch                     reload a stepfile when its file changes
+  --no-cache                  serving and --test: parse and check every stepfile in full, neither reading nor
+                              writing the load cache ($XDG_CACHE_HOME/stepgate, else ~/.cache/stepgate)
   --client-id <id>            with --auth: a client registered beforehand (needed when the server offers no dynamic
                               registration); public, or confidential with its secret in <NAME>_CLIENT_SECRET
   --client-auth-method <m>    with --auth --client-id: how that confidential client was registered to send its

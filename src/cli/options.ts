@@ -32,6 +32,8 @@ export interface Options {
   draftHosts: string[];
   recordCases?: string;
   watch: boolean;
+  /** Whether stepfile loads use the load cache (src/cli/load-cache.ts); --no-cache turns it off. */
+  cache: boolean;
   clientId?: string;
   /** With --auth --client-id: how that client sends its secret (--client-auth-method). */
   clientAuthMethod?: "client_secret_basic" | "client_secret_post";
@@ -90,6 +92,7 @@ export function parseOptions(argv: string[]): Options {
         "draft-host": { type: "string", multiple: true },
         "record-cases": { type: "string" },
         watch: { type: "boolean" },
+        "no-cache": { type: "boolean" },
         "client-id": { type: "string" },
         "client-auth-method": { type: "string" },
         "redirect-port": { type: "string" },
@@ -137,6 +140,7 @@ export function parseOptions(argv: string[]): Options {
       return host;
     }),
     watch: v.watch ?? false,
+    cache: !v["no-cache"],
     json: v.json ?? false,
     strict: v.strict ?? false,
     positionals: parsed.positionals,
@@ -210,6 +214,7 @@ function ledgerOptions(mode: Options["mode"], v: Record<string, string | boolean
     options.key = nonEmpty("--key", v.key);
   }
   if (v.json) only("--json", ["verify", "check"]);
+  if (v["no-cache"]) only("--no-cache", ["serve", "test"]);
   if (typeof v.html === "string") {
     only("--html", ["show"]);
     options.html = nonEmpty("--html", v.html);

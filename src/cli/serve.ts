@@ -8,7 +8,7 @@ import type { RunContext } from "../engine/context.js";
 import { chainedLedgers, DEFAULT_CHECKPOINT_EVERY, type ChainSigning } from "../ledger/chain.js";
 import { fileSinks, stderrSinks } from "../ledger/sinks.js";
 import { KeptLedgers } from "../ledger/kept.js";
-import type { LoadedStepfile } from "../loader/load.js";
+import type { LoadCache, LoadedStepfile } from "../loader/load.js";
 import { ServedStepfiles } from "../mcp/served.js";
 import { initializeResultJson } from "../mcp/server-info.js";
 import { toolsListResultJson } from "../mcp/tool-list.js";
@@ -24,6 +24,7 @@ import { telemetryWanted } from "../telemetry/wanted.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
 import { catalogEntries, catalogRoot, loadArgument } from "./catalog.js";
 import { builtCatalogIndexOnce, readIndexedFacts } from "./catalog-index.js";
+import { openLoadCache } from "./load-cache.js";
 import { warningLines } from "./load-warnings.js";
 import type { Options } from "./options.js";
 import { packageVersion } from "./package-root.js";
@@ -49,10 +50,11 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
   const signing = await ledgerSigning(options);
   if (typeof signing === "number") return signing;
   // In stdio mode without --ledger-dir, standard error carries only ledger JSON lines: warnings reach the client as log messages instead.
-  const loaded = await loadAll(options.positionals, options.maxStepfileBytes, options.ledgerDir !== undefined || options.http !== undefined);
+  const cache = options.cache ? openLoadCache() : undefined;
+  const loaded = await loadAll(options.positionals, options.maxStepfileBytes, options.ledgerDir !== undefined || options.http !== undefined, cache);
   if (!loaded) return 1;
   const stepfiles = new ServedStepfiles(loaded.map((l, i) => ({ source: options.positionals[i]!, loaded: l })));
-  const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`), options.maxStepfileBytes) : () => undefined;
+  const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`), options.maxStepfileBytes, cache) : () => undefined;
   // One set of OAuth grants for the process. With --token-store they open at
   // start (a store that cannot be used stops the server before any run);
   // otherwise with the first toolbox, so OAuth loads only when a run starts.
@@ -218,8 +220,8 @@ async function answerEarly(early: ReturnType<typeof readEarly>, stepfiles: Serve
 }
 
 /** Load every stepfile argument, reporting every failure; undefined when any failed. */
-async function loadAll(args: string[], maxBytes: number, printWarnings = true): Promise<LoadedStepfile[] | undefined> {
-  const results = await Promise.allSettled(args.map((arg) => loadArgument(arg, maxBytes)));
+async function loadAll(args: string[], maxBytes: number, printWarnings: boolean, cache: LoadCache | undefined): Promise<LoadedStepfile[] | undefined> {
+  const results = await Promise.allSettled(args.map((arg) => loadArgument(arg, maxBytes, cache)));
   let ok = true;
   const loaded: LoadedStepfile[] = [];
   const seen = new Map<string, string>();

@@ -6,6 +6,7 @@ import { StepgateError, StepfileUnreadable } from "../errors.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import { CasesInvalid, CasesUnreadable, formatReport, readCasesFile, runCases } from "../offline/index.js";
 import { loadArgument, resolveArgument, UnknownCatalogName } from "./catalog.js";
+import { openLoadCache } from "./load-cache.js";
 import { warningLines } from "./load-warnings.js";
 import type { Options } from "./options.js";
 
@@ -17,7 +18,7 @@ export async function testMode(options: Options): Promise<number> {
   };
   let stepfile: LoadedStepfile;
   try {
-    stepfile = await loadArgument(arg, options.maxStepfileBytes);
+    stepfile = await loadArgument(arg, options.maxStepfileBytes, options.cache ? openLoadCache() : undefined);
   } catch (error) {
     if (error instanceof UnknownCatalogName || error instanceof StepfileUnreadable) return fail(2, `stepgate: ${error.message}`);
     if (error instanceof StepgateError) return fail(1, `${error.name}: ${error.message}`);

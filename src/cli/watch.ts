@@ -6,30 +6,36 @@
 import { unwatchFile, watch, watchFile, type FSWatcher, type Stats } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { StepfileUnreadable, StepgateError } from "../errors.js";
-import { loadStepfileFile } from "../loader/load.js";
+import { loadStepfileFile, type LoadCache } from "../loader/load.js";
 import { warningLines } from "./load-warnings.js";
 import type { ServedStepfiles } from "../mcp/served.js";
 import { resolveArgument } from "./catalog.js";
 
-/** Editors save by writing a new file and renaming it, so wait for the burst to settle. */
-const SETTLE_MS = 100;
+/**
+ * Editors save by writing a new file and renaming it, or by truncating and
+ * writing, so wait for the burst of events to settle: they come within a
+ * few ms. Kept short, since a reload is what an author waits for after each
+ * save (docs/performance.md); an edit read half-written is refused, kept
+ * out, and read again whole at the next event.
+ */
+const SETTLE_MS = 20;
 
 /** How often the fallback poll looks at each file (it also survives its folder being removed). */
 const POLL_MS = 1_000;
 
-export function watchStepfiles(args: readonly string[], served: ServedStepfiles, log: (line: string) => void, maxBytes?: number): () => void {
-  const stops = args.map((arg) => watchOne(arg, resolve(resolveArgument(arg)), served, log, maxBytes));
+export function watchStepfiles(args: readonly string[], served: ServedStepfiles, log: (line: string) => void, maxBytes?: number, cache?: LoadCache): () => void {
+  const stops = args.map((arg) => watchOne(arg, resolve(resolveArgument(arg)), served, log, maxBytes, cache));
   return () => {
     for (const stop of stops) stop();
   };
 }
 
-function watchOne(arg: string, file: string, served: ServedStepfiles, log: (line: string) => void, maxBytes: number | undefined): () => void {
+function watchOne(arg: string, file: string, served: ServedStepfiles, log: (line: string) => void, maxBytes: number | undefined, cache: LoadCache | undefined): () => void {
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
   const reload = async () => {
     try {
-      const loaded = await loadStepfileFile(file, arg, maxBytes);
+      const loaded = await loadStepfileFile(file, arg, maxBytes, cache);
       // The poll and the folder watcher both fire for one save; only a real change is news.
       if (served.isCurrent(arg, loaded.identity)) return;
       const refused = served.replace(arg, loaded);

@@ -21,6 +21,26 @@ const flagBits: Readonly<Record<string, number>> = {
  * Schema patterns use) are translated to RE2's `\x{...}` first.
  */
 export function compileRegex(pattern: string, flags = ""): RE2JS {
+  const key = `${flags}/${pattern}`;
+  const known = compiledPatterns.get(key);
+  if (known) return known;
+  const regex = compileNow(pattern, flags);
+  if (compiledPatterns.size >= PATTERNS_KEPT) compiledPatterns.clear();
+  compiledPatterns.set(key, regex);
+  return regex;
+}
+
+/**
+ * Compiled patterns by flags and pattern. RE2 compiles a pattern more
+ * slowly than anything else a load does with it (a schema's pattern is
+ * compiled to check it, then again by ajv), and a compiled RE2JS holds no
+ * match state, so one is shared; what does not compile is not kept, so it
+ * throws the same error every time.
+ */
+const compiledPatterns = new Map<string, RE2JS>();
+const PATTERNS_KEPT = 1_000;
+
+function compileNow(pattern: string, flags: string): RE2JS {
   let bits = RE2JS.LOOKBEHINDS;
   for (const flag of flags) {
     const bit = flagBits[flag];

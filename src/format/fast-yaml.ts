@@ -5,10 +5,14 @@
 // positions are needed only when an issue must be placed. js-yaml builds
 // plain data about eight times faster but is another parser. Where the two
 // could read a text differently (anchors, aliases, tags, merge keys,
-// directives and document markers, explicit keys, multi-line flow
-// collections and scalars, block scalars with an explicit indentation,
+// directives and document markers, explicit keys, flow collections over
+// several lines unless the whole document is one, as a JSON text is,
+// multi-line scalars, block scalars with an explicit indentation,
 // escapes beyond JSON's, tabs, keys that are not scalars on their line,
-// plain scalars that start like an indicator), this declines, as it does
+// a flow mapping entry that is a null or collection key and no value, a
+// scalar pressed against a
+// quoted scalar or a closed flow collection, plain scalars that start like
+// an indicator), this declines, as it does
 // for anything js-yaml refuses, and source.ts reads the text with `yaml`
 // as before. The screen is `yaml`'s own lexer (its cheap first pass), and
 // plain scalars are typed by `yaml`'s own core-schema resolvers.
@@ -47,8 +51,12 @@ const schema = new Schema([strTag, seqTag, mapTag, plainScalars]);
 /** The longest implicit key (with the space before its `:`) read here; `yaml` refuses one over 1024 characters in strict mode. */
 const LONGEST_KEY = 1000;
 
-/** JSON's escapes, the only ones a double-quoted scalar may use here. */
-const OTHER_ESCAPE = /\\(?![\\"/bfnrt]|u[0-9a-fA-F]{4})/;
+/**
+ * A double-quoted scalar whose escapes are all JSON's, the only ones read
+ * here. Matched from its start, so an escaped backslash before another
+ * character (`"\\\\."`, a regex's `\\.`) is the escape it is.
+ */
+const JSON_ESCAPES_ONLY = /^"(?:[^\\]|\\(?:[\\"/bfnrt]|u[0-9a-fA-F]{4}))*"$/;
 
 /**
  * A plain scalar that starts like an indicator or a document marker
@@ -78,6 +86,14 @@ function withinScreen(text: string): boolean {
   if (/[\t\r\uFEFF]/.test(text)) return false;
   /** Open flow collections, innermost last: "{" or "[". */
   const flow: string[] = [];
+  /**
+   * For each open flow mapping, innermost last, where its current entry is:
+   * not begun, at its key, at a key that reads as null or is a collection,
+   * or past its `:`. An entry that ends at such a key (`{ a: 1, null }`) is
+   * read differently by `yaml` and js-yaml; one that ends at another key
+   * (`{ a: 1, b }`) is that key with a null value to both.
+   */
+  const entries: Array<"begin" | "key" | "odd-key" | "value"> = [];
   /** The last token that was not a space, and the last plain scalar's text. */
   let previous = "newline";
   let lastPlain = "";
@@ -86,14 +102,38 @@ function withinScreen(text: string): boolean {
   let keyLength = 0;
   let plainNext = false;
   let blockNext = false;
+  /** Whether anything but spaces, comments and line breaks came yet; whether the document is one flow collection, and it has closed. */
+  let content = false;
+  let rootFlow = false;
+  let rootDone = false;
   for (const source of new Lexer().lex(text)) {
     const type = plainNext ? (blockNext ? "block-scalar" : "plain-scalar") : CST.tokenType(source);
     if (plainNext) blockNext = false;
     plainNext = false;
+    // A token the lexer does not name: an error, which `yaml` reports.
+    if (!type) return false;
     if (type === "space") {
       afterSpace = true;
       keyLength += source.length;
       continue;
+    }
+    if (type !== "newline" && type !== "comment" && type !== "doc-mode" && type !== "scalar") {
+      // Nothing but comments after a document that is one flow collection.
+      if (rootDone) return false;
+      if (!content && (type === "flow-map-start" || type === "flow-seq-start")) rootFlow = true;
+      content = true;
+    }
+    // A scalar right after a quoted scalar or a closed flow collection, with no space between, is an error to `yaml` alone.
+    if (type.endsWith("scalar") && !afterSpace && /^(?:single-quoted-scalar|double-quoted-scalar|flow-map-end|flow-seq-end)$/.test(previous)) return false;
+    if (flow.at(-1) === "{") {
+      const at = entries.length - 1;
+      if (type === "map-value-ind") entries[at] = "value";
+      else if (type === "comma" || type === "flow-map-end") {
+        if (entries[at] === "odd-key") return false;
+        entries[at] = "begin";
+      } else if (entries[at] === "begin" && type !== "scalar" && (type.endsWith("scalar") || type === "flow-map-start" || type === "flow-seq-start")) {
+        entries[at] = type.startsWith("flow") || (type === "plain-scalar" && NULL_KEY.test(source)) ? "odd-key" : "key";
+      }
     }
     switch (type) {
       case "doc-mode":
@@ -119,10 +159,11 @@ function withinScreen(text: string): boolean {
         break;
       case "single-quoted-scalar":
       case "double-quoted-scalar":
-        if (source.includes("\n") || (type === "double-quoted-scalar" && OTHER_ESCAPE.test(source))) return false;
+        if (source.includes("\n") || (type === "double-quoted-scalar" && !JSON_ESCAPES_ONLY.test(source))) return false;
         break;
       case "newline":
-        if (flow.length > 0) return false;
+        // A flow collection may span lines only as the whole document, as a JSON text is.
+        if (flow.length > 0 && !rootFlow) return false;
         break;
       case "comment":
         if (!afterSpace && previous !== "newline") return false;
@@ -130,10 +171,13 @@ function withinScreen(text: string): boolean {
       case "flow-map-start":
       case "flow-seq-start":
         flow.push(source);
+        if (type === "flow-map-start") entries.push("begin");
         break;
       case "flow-map-end":
       case "flow-seq-end":
         if (flow.pop() !== (type === "flow-map-end" ? "{" : "[")) return false;
+        if (type === "flow-map-end") entries.pop();
+        if (flow.length === 0 && rootFlow) rootDone = true;
         break;
       case "comma":
         if (flow.length === 0) return false;

@@ -184,13 +184,17 @@ function locate(doc: Document, lines: LineCounter, path: readonly PathSegment[],
   return { line: pos.line, column: pos.col };
 }
 
+/** How deeply the value nests (a scalar at `depth` is `depth`); stops counting past MAX_DEPTH. Loops, not closures: it walks every value of every load. */
 function depthOf(value: unknown, depth: number): number {
-  if (depth > MAX_DEPTH) return depth;
-  if (Array.isArray(value)) return value.reduce<number>((max, v) => Math.max(max, depthOf(v, depth + 1)), depth + 1);
-  if (value && typeof value === "object") {
-    return Object.values(value).reduce<number>((max, v) => Math.max(max, depthOf(v, depth + 1)), depth + 1);
+  if (depth > MAX_DEPTH || typeof value !== "object" || value === null) return depth;
+  let max = depth + 1;
+  for (const inner of Array.isArray(value) ? value : Object.values(value)) {
+    if (typeof inner !== "object" || inner === null) continue;
+    const d = depthOf(inner, depth + 1);
+    if (d > max) max = d;
+    if (max > MAX_DEPTH) break;
   }
-  return depth;
+  return max;
 }
 
 /** `steps[1].gates[0].predicate` from path segments. */

@@ -27,25 +27,38 @@ import checkMetaSchema from "./meta-schema-check.js";
  */
 const compileTimeKeys = new Set(["$ref", "$dynamicRef", "$recursiveRef", "$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$schema"]);
 
+/** A `$ref` to one of the root's `$defs` by a name that needs no escaping in a JSON Pointer or a URI fragment. */
+const LOCAL_DEF_REF = /^#\/\$defs\/([A-Za-z0-9_-]+)$/;
+
 /**
  * Whether `ajv.compile` cannot fail, nor print, once the meta-schema check
- * passed: no key of compileTimeKeys anywhere, every `pattern` and
- * `patternProperties` key compiles under RE2 (with the flag ajv uses), and
- * every `format` is one Ajv knows (an unknown one is a warning printed at
- * compile time). It looks at every key, not only keyword positions, so it
- * errs towards compiling at load.
+ * passed: no key of compileTimeKeys anywhere but a `$ref` to a name the
+ * root's `$defs` has (every `$ref` in the schema, those in `$defs`
+ * included, then resolves, and with no `$id` anywhere nothing ties the
+ * schema to one instance), every `pattern` and `patternProperties` key
+ * compiles under RE2 (with the flag ajv uses), and every `format` is one
+ * Ajv knows (an unknown one is a warning printed at compile time). It looks
+ * at every key, not only keyword positions, so it errs towards compiling at
+ * load.
  */
-function isPlain(value: unknown): boolean {
-  if (Array.isArray(value)) return value.every((item) => isPlain(item));
+function isPlain(value: unknown, defs: object): boolean {
+  if (Array.isArray(value)) return value.every((item) => isPlain(item, defs));
   if (typeof value !== "object" || value === null) return true;
   for (const [key, inner] of Object.entries(value)) {
+    if (key === "$ref" && typeof inner === "string" && Object.hasOwn(defs, LOCAL_DEF_REF.exec(inner)?.[1] ?? "\u0000")) continue;
     if (compileTimeKeys.has(key)) return false;
     if (key === "pattern" && typeof inner === "string" && !re2Compiles(inner)) return false;
     if (key === "patternProperties" && typeof inner === "object" && inner !== null && !Object.keys(inner).every(re2Compiles)) return false;
     if (key === "format" && typeof inner === "string" && !KNOWN_FORMATS.has(inner)) return false;
-    if (!isPlain(inner)) return false;
+    if (!isPlain(inner, defs)) return false;
   }
   return true;
+}
+
+/** The schema's own `$defs`, when it is an object: what a local `$ref` resolves in. */
+function rootDefs(schema: object): object {
+  const defs = (schema as { $defs?: unknown }).$defs;
+  return typeof defs === "object" && defs !== null && !Array.isArray(defs) ? defs : {};
 }
 
 function re2Compiles(pattern: string): boolean {
@@ -65,10 +78,10 @@ const plain = new Map<string, ValidateFunction>();
  * A compile function for one stepfile's schemas: throws what `ajv.compile`
  * would throw for an invalid schema, at load; returns a validator.
  */
-export function authorSchemaCompiler(): (schema: object) => ValidateFunction {
+export function authorSchemaCompiler(options: { checked?: boolean } = {}): (schema: object) => ValidateFunction {
   let own: Ajv2020 | undefined;
-  return (schema) => {
-    if (typeof schema !== "object" || schema === null || Array.isArray(schema) || !isPlain(schema)) {
+  const compileNow = (schema: object): ValidateFunction => {
+    if (typeof schema !== "object" || schema === null || Array.isArray(schema) || !isPlain(schema, rootDefs(schema))) {
       if (!passesMetaSchema(schema)) return createAjv().compile(schema);
       own ??= createAjv({ validateSchema: false });
       return own.compile(schema);
@@ -78,10 +91,12 @@ export function authorSchemaCompiler(): (schema: object) => ValidateFunction {
     if (known) return known;
     // What `validateSchema(schema, true)` throws; a plain schema has no $schema, so the default meta-schema applies.
     if (!checkMetaSchema(schema)) throw new Error(`schema is invalid: ${sharedAjv().errorsText(checkMetaSchema.errors)}`);
-    const validator = lazyValidator(schema);
+    const validator = lazyValidator(schema, () => sharedAjv().compile(schema));
     plain.set(key, validator);
     return validator;
   };
+  // A schema known to compile (options.checked) goes the same way on the validator's first call.
+  return options.checked ? (schema) => lazyValidator(schema, () => compileNow(schema)) : compileNow;
 }
 
 /** Compiles schemas that passed the meta-schema check already; validateSchema() on it still checks one with its own $schema. */
@@ -99,11 +114,11 @@ function passesMetaSchema(schema: unknown): boolean {
   }
 }
 
-/** A validator that compiles its schema in the shared instance (made then, if need be) on its first call; `.errors` as Ajv sets them. */
-function lazyValidator(schema: object): ValidateFunction {
+/** A validator that compiles its schema with `compile` on its first call; `.errors` as Ajv sets them. */
+function lazyValidator(schema: object, compile: () => ValidateFunction): ValidateFunction {
   let compiled: ValidateFunction | undefined;
   const validate = ((data: unknown) => {
-    compiled ??= sharedAjv().compile(schema);
+    compiled ??= compile();
     const valid = compiled(data) as boolean;
     validate.errors = compiled.errors;
     return valid;

@@ -45,9 +45,16 @@ export interface CompiledStepfile {
   steps: CompiledStep[];
 }
 
-export function compileStepfile(doc: StepfileDocument): { compiled?: CompiledStepfile; issues: RawIssue[] } {
+/**
+ * `checked`: the document passed every check of a full load by this code
+ * before (a load cache hit, see load.ts), so everything in it is known to
+ * compile: each schema, expression, template and predicate is compiled by
+ * the same code on its first use instead, and a start compiles nothing a
+ * run does not reach.
+ */
+export function compileStepfile(doc: StepfileDocument, options: { checked?: boolean } = {}): { compiled?: CompiledStepfile; issues: RawIssue[] } {
   const issues: RawIssue[] = [];
-  const compileSchema = authorSchemaCompiler();
+  const compileSchema = authorSchemaCompiler(options);
   const defs = doc.$defs ?? {};
 
   // Every author schema may reference `#/$defs/<name>` of the file, so each is
@@ -63,6 +70,7 @@ export function compileStepfile(doc: StepfileDocument): { compiled?: CompiledSte
     }
   };
   const expr = (value: unknown, path: PathSegment[], compiler: (v: unknown) => Compiled = compile): Compiled | undefined => {
+    if (options.checked) return onFirstUse(() => compiler(value));
     try {
       return compiler(value);
     } catch (error) {
@@ -73,7 +81,7 @@ export function compileStepfile(doc: StepfileDocument): { compiled?: CompiledSte
 
   for (const [name, def] of Object.entries(defs)) schema(def, ["$defs", name]);
   const inputs = schema(doc.inputs, ["inputs"]);
-  const steps = doc.steps.map((step, si) => compileStep(step, ["steps", si], schema, expr, issues));
+  const steps = doc.steps.map((step, si) => compileStep(step, ["steps", si], schema, expr, issues, options.checked === true));
   if (issues.length > 0 || !inputs || steps.some((s) => s === undefined)) return { issues };
   return { compiled: { inputs, steps: steps as CompiledStep[] }, issues };
 }
@@ -84,11 +92,12 @@ function compileStep(
   schema: (value: unknown, path: PathSegment[]) => ValidateFunction | undefined,
   expr: (value: unknown, path: PathSegment[], compiler?: (v: unknown) => Compiled) => Compiled | undefined,
   issues: RawIssue[],
+  checked: boolean,
 ): CompiledStep | undefined {
   const produces = schema(step.produces, [...at, "produces"]);
   const shownSchema = withoutDerived(step.produces, Object.keys(step.derive ?? {}));
   const shown = schema(shownSchema, [...at, "produces"]);
-  const gates = (step.gates ?? []).map((gate, gi) => compileGateDef(gate, [...at, "gates", gi], schema, issues));
+  const gates = (step.gates ?? []).map((gate, gi) => compileGateDef(gate, [...at, "gates", gi], schema, issues, checked));
   const lets = Object.entries(step.let ?? {}).map(([name, e]) => [name, expr(e, [...at, "let", name])] as const);
   const derive = Object.entries(step.derive ?? {}).map(([name, e]) => [name, expr(e, [...at, "derive", name])] as const);
   const when = step.when === undefined ? undefined : expr(step.when, [...at, "when"]);
@@ -123,6 +132,7 @@ function compileGateDef(
   at: PathSegment[],
   schema: (value: unknown, path: PathSegment[]) => ValidateFunction | undefined,
   issues: RawIssue[],
+  checked: boolean,
 ): CompiledGate | undefined {
   switch (gateKind(gate)) {
     case "schema": {
@@ -131,6 +141,11 @@ function compileGateDef(
     }
     case "predicate": {
       const source = { predicate: gate.predicate, message: gate.message ?? "", ...(gate.explain !== undefined ? { explain: gate.explain } : {}) };
+      if (checked) {
+        let compiled: CompiledPredicate | undefined;
+        const get = () => (compiled ??= compileGate(source));
+        return { id: gate.id, kind: "predicate", check: { test: (data) => get().test(data), diagnose: (data) => get().diagnose(data) } };
+      }
       try {
         return { id: gate.id, kind: "predicate", check: compileGate(source) };
       } catch (error) {
@@ -145,6 +160,12 @@ function compileGateDef(
     default:
       return undefined;
   }
+}
+
+/** An expression compiled by `compile` when it is first evaluated. */
+function onFirstUse(compile: () => Compiled): Compiled {
+  let compiled: Compiled | undefined;
+  return (data) => (compiled ??= compile())(data);
 }
 
 /** The step's output schema without derived properties and their `required` entries. */

@@ -28,7 +28,29 @@ export interface LoadedStepfile {
   readonly warnings: readonly Issue[];
 }
 
-export async function loadStepfileFile(path: string, source = path, maxBytes = DEFAULT_MAX_STEPFILE_BYTES): Promise<LoadedStepfile> {
+/**
+ * What a load established that is plain data: the document, its identity
+ * and its warnings, and (by being there at all) that every check passed.
+ * A LoadCache keeps it between processes; the compiled closures are made
+ * again from the document.
+ */
+export interface CheckedStepfile {
+  readonly doc: StepfileDocument;
+  readonly identity: string;
+  readonly warnings: readonly Issue[];
+}
+
+/**
+ * Where earlier loads of the same text by the same code are kept (the CLI's
+ * on-disk cache, src/cli/load-cache.ts). `get` returns only what `set` was
+ * given for exactly this text; anything else is a miss.
+ */
+export interface LoadCache {
+  get(text: string): CheckedStepfile | undefined;
+  set(text: string, checked: CheckedStepfile): void;
+}
+
+export async function loadStepfileFile(path: string, source = path, maxBytes = DEFAULT_MAX_STEPFILE_BYTES, cache?: LoadCache): Promise<LoadedStepfile> {
   let read: BoundedRead;
   try {
     read = await readBounded(path, maxBytes);
@@ -36,7 +58,7 @@ export async function loadStepfileFile(path: string, source = path, maxBytes = D
     throw new StepfileUnreadable(path, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
   }
   if ("tooLarge" in read) throw new StepfileTooLarge(source, read.tooLarge);
-  return loadStepfileText(read.text, source);
+  return loadStepfileText(read.text, source, cache);
 }
 
 /** StepfileInvalid in one line: the file was refused before parsing, so no line or path applies. */
@@ -47,7 +69,27 @@ export class StepfileTooLarge extends StepfileInvalid {
   }
 }
 
-export function loadStepfileText(text: string, source: string): LoadedStepfile {
+/**
+ * Load a stepfile's text. With a cache, a text this code loaded before is
+ * not parsed or checked again: its document, identity and warnings come
+ * from the cache and only the compile runs, with every schema compiled on
+ * first use (it compiled at that load). Anything else is loaded in full and
+ * what it established is kept for next time. A refused text is never kept,
+ * so its issues always come from the full load.
+ */
+export function loadStepfileText(text: string, source: string, cache?: LoadCache): LoadedStepfile {
+  const known = cache?.get(text);
+  if (known) {
+    const { compiled } = compileStepfile(known.doc, { checked: true });
+    // A document that no longer compiles cannot have been kept by this code: load it in full.
+    if (compiled) return deepFreeze({ doc: known.doc, identity: known.identity, compiled, source, warnings: known.warnings });
+  }
+  const loaded = fullLoad(text, source);
+  cache?.set(text, { doc: loaded.doc, identity: loaded.identity, warnings: loaded.warnings });
+  return loaded;
+}
+
+function fullLoad(text: string, source: string): LoadedStepfile {
   const parsed = parseSource(text);
   if ("issues" in parsed) throw new StepfileInvalid(parsed.issues, source);
   const fail = (raw: RawIssue[]): never => {

@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { describe, expect, it } from "vitest";
+import { cliEnvironment } from "../support/stepgate.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const args = [join(root, "bin/stepgate.js"), join(root, "test/fixtures/approve.stepfile.yaml")];
@@ -20,7 +21,7 @@ async function connect(answers?: Array<{ approved: boolean; reason?: string }>) 
       return { action: "accept", content: answer };
     });
   }
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, env: cliEnvironment(), stderr: "pipe" }));
   return { client, asked };
 }
 

@@ -7,6 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { AUTHORING_TOOLS } from "../../src/authoring/index.js";
 import { describe, expect, it } from "vitest";
 import { cli } from "../support/cli-exec.js";
+import { cliEnvironment } from "../support/stepgate.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const bin = join(root, "bin/stepgate.js");
@@ -20,7 +21,7 @@ describe("stepgate CLI", () => {
   it("prints help and version", async () => {
     const help = await cli("--help");
     expect(help.code).toBe(0);
-    for (const option of ["--calls-per-step", "--tool-result-chars", "--run-idle-ms", "--request-timeout-ms", "--response-bytes", "--ledger-dir", "--contact", "--draft-credential", "--draft-setting", "--allow-private-host", "--record-cases", "--watch", "--verify", "--list", "--keygen", "--signing-key", "STEPGATE_SIGNING_KEY", "--checkpoint-every", "--key", "--json", "--show", "--html", "--max-stepfile-bytes", "--max-sessions"]) {
+    for (const option of ["--calls-per-step", "--tool-result-chars", "--run-idle-ms", "--request-timeout-ms", "--response-bytes", "--ledger-dir", "--contact", "--draft-credential", "--draft-setting", "--allow-private-host", "--record-cases", "--watch", "--verify", "--list", "--keygen", "--signing-key", "STEPGATE_SIGNING_KEY", "--checkpoint-every", "--key", "--json", "--show", "--html", "--max-stepfile-bytes", "--max-sessions", "--no-cache"]) {
       expect(help.stdout).toContain(option);
     }
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -63,7 +64,7 @@ describe("stepgate CLI", () => {
   it("runs a stepfile over stdio, writes a ledger that --verify passes, and names the first bad seq of an edited one", async () => {
     const ledgerDir = tempDir();
     const client = new Client({ name: "cli-test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", ledgerDir, greet], stderr: "pipe" }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", ledgerDir, greet], env: cliEnvironment(), stderr: "pipe" }));
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toEqual(["greet", "stepgate_call", "stepgate_submit", ...AUTHORING_TOOLS.map((t) => t.name)]);
     expect(tools.tools[0]).toMatchObject({ description: "Greet someone by name, then sign off.", inputSchema: { required: ["name"] } });
@@ -101,7 +102,7 @@ describe("stepgate CLI", () => {
 
   it("writes ledger records to standard error without --ledger-dir", async () => {
     const client = new Client({ name: "cli-test", version: "1.0.0" });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, greet], stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, greet], env: cliEnvironment(), stderr: "pipe" });
     let stderr = "";
     transport.stderr?.on("data", (d) => (stderr += String(d)));
     await client.connect(transport);

@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { describe, expect, it } from "vitest";
 import { budget, PROCESS_START_MS } from "../support/budget.js";
+import { cliEnvironment } from "../support/stepgate.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const original = readFileSync(join(root, "test/fixtures/greet.stepfile.yaml"), "utf8");
@@ -28,7 +29,7 @@ describe("stepgate --watch", () => {
     const dir = mkdtempSync(join(tmpdir(), "stepgate-watch-"));
     const file = join(dir, "greet.stepfile.yaml");
     writeFileSync(file, original);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(root, "bin/stepgate.js"), "--watch", "--ledger-dir", mkdtempSync(join(tmpdir(), "stepgate-watch-ledger-")), file], stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(root, "bin/stepgate.js"), "--watch", "--ledger-dir", mkdtempSync(join(tmpdir(), "stepgate-watch-ledger-")), file], env: cliEnvironment(), stderr: "pipe" });
     let stderr = "";
     transport.stderr?.on("data", (d) => (stderr += String(d)));
     let listChanged = 0;

@@ -32,6 +32,8 @@ const pieces = [
   "|", "|-", "|+", ">", ">-", ">+", "|2", "\n\n", "\n   \n", "{", "}", "[", "]", ",", ", ", "~", "null", "Null", "true", "False", "0x1F", "0o17", "017", "1_000",
   "1e3", ".5", "-0", ".inf", "-.Inf", ".nan", "<<", "&a ", "*a", "!!str ", "? ", "---\n", "...\n", "%YAML 1.2\n", "__proto__", "a: b: c", "@", "`", "%", "\t", "\r\n", "\u00a0",
   "\u0000", "\u001b", "\u007f", "\u0085", "\u2028", "\uFFFE", "\uFEFF", "\ud83d", "-0: ", "0x1F: ", "0o7: ", ".inf: ", "1e3: ", "TRUE: ", "~: ", "'': ", '"": ', "'a''b'", "- - ",
+  // Flow collections over several lines (read fast when the whole document is one) and escaped backslashes.
+  "{\n", "\n}", "[\n", "\n]", ",\n", ",\n  ", '"k":', '"k": ', '\n"k"', ":\n", "\n,", "\n#c\n", "\n\n", "\\\\.", "\\\\s", '\\\\"', "\\\\\\", "\n---\n", "\n...\n", "{}", "[]",
 ];
 const mutation = fc.oneof(
   fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), text: fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 6 })) }),
@@ -74,6 +76,18 @@ describe("the parse layer against yaml alone", () => {
       { numRuns: FUZZ_RUNS * 4 },
     );
     // A property that never reached the fast read would prove nothing about it.
+    expect(fast).toBeGreaterThan(0);
+  });
+
+  it("agrees on JSON texts, spread over lines or not, and on mutations of them", { timeout: fuzzTimeout(100) }, () => {
+    let fast = 0;
+    const json = fc.tuple(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom(0, 1, 2, 4));
+    fc.assert(
+      fc.property(json, fc.array(mutation, { maxLength: 3 }), ([value, indent], edits) => {
+        if (agreesWithReference(apply(JSON.stringify(value, null, indent), edits))) fast += 1;
+      }),
+      { numRuns: FUZZ_RUNS * 8 },
+    );
     expect(fast).toBeGreaterThan(0);
   });
 

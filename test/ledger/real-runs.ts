@@ -13,9 +13,10 @@ import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { startApiFixture } from "../support/api-fixture.js";
 import { REPO_ROOT, stepgateBin } from "../support/paths.js";
+import { cliEnvironment } from "../support/stepgate.js";
 
 export const RUN_KINDS = ["agent", "mechanical", "retries", "failed", "approval", "abandoned"] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
@@ -109,7 +110,7 @@ export async function makeRealRuns(extraArgs: readonly string[] = [], options: {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [stepgateBin(), "--ledger-dir", ledgerDir, ...(options.recordCases ? ["--record-cases", ledgerDir] : []), ...extraArgs, ...stepfiles],
-    env: getDefaultEnvironment(),
+    env: cliEnvironment(),
     stderr: "pipe",
   });
   let stderr = "";

@@ -15,12 +15,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { budget, PROCESS_START_MS, REPLY_MS } from "../support/budget.js";
 import { REPO_ROOT } from "../support/paths.js";
+import { cliEnvironment } from "../support/stepgate.js";
 
 const exec = promisify(execFile);
 /** npm is a script on some platforms; a shell finds it the way a user's would. */
@@ -123,7 +124,7 @@ describe("stepgate installed from the tarball", () => {
 
   it("serves a catalog entry over stdio and starts a run", async () => {
     const ledgerDir = join(dir, "ledger");
-    const transport = new StdioClientTransport({ command: installed, args: ["--ledger-dir", ledgerDir, "release-notes"], cwd: dir, env: getDefaultEnvironment(), stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: installed, args: ["--ledger-dir", ledgerDir, "release-notes"], cwd: dir, env: cliEnvironment(), stderr: "pipe" });
     const client = new Client({ name: "pack-install-test", version: "0.0.0" });
     await client.connect(transport, { timeout: PROCESS_START_MS });
     try {

@@ -13,16 +13,25 @@ export interface SpawnedStepgate {
 }
 
 /**
- * `env` is added to a minimal inherited environment (PATH, HOME, ...), never
+ * The minimal environment a spawned CLI inherits (PATH, HOME, ...), never
  * the test process's whole environment, so a stray credential variable in the
- * developer's shell cannot change what a test sees. `clientOptions` are the
- * SDK client's (a 2026-07-28 client: `versionNegotiation: { mode: { pin: "2026-07-28" } }`).
+ * developer's shell cannot change what a test sees; plus the run's own cache
+ * folder (test/support/cache-home.ts), so no test writes to ~/.cache.
+ */
+export function cliEnvironment(): Record<string, string> {
+  const cacheHome = process.env.XDG_CACHE_HOME;
+  return { ...getDefaultEnvironment(), ...(cacheHome ? { XDG_CACHE_HOME: cacheHome } : {}) };
+}
+
+/**
+ * `env` is added to cliEnvironment(). `clientOptions` are the SDK client's
+ * (a 2026-07-28 client: `versionNegotiation: { mode: { pin: "2026-07-28" } }`).
  */
 export async function spawnStepgate(args: readonly string[], env: Record<string, string> = {}, clientOptions?: ClientOptions): Promise<SpawnedStepgate> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [stepgateBin(), ...args],
-    env: { ...getDefaultEnvironment(), ...env },
+    env: { ...cliEnvironment(), ...env },
     stderr: "pipe",
   });
   const chunks: string[] = [];
