@@ -15,7 +15,7 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { machineLine, median, ms, percentile, quick, timedNode, verdict } from "./support.js";
+import { machineLine, median, ms, oneCallStepfile, percentile, quick, timedNode, verdict } from "./support.js";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = join(root, "bin", "stepgate.js");
@@ -35,30 +35,7 @@ const dir = mkdtempSync(join(tmpdir(), "stepgate-first-call-"));
 const stepfile = join(dir, "first-call.stepfile.yaml");
 writeFileSync(
   stepfile,
-  `stepgate: "1"
-id: first-call
-description: One step that may call one loopback operation, for the first-call bench.
-inputs: { type: object, properties: {} }
-tools:
-  api:
-    openapi:
-      server: "${origin}"
-      document:
-        openapi: 3.1.0
-        info: { title: Items, version: "1" }
-        paths:
-          /item:
-            get:
-              operationId: getItem
-              responses: { "200": { description: an item } }
-    exposes: [getItem]
-steps:
-  - id: look
-    tools: [getItem]
-    instructions: Look the item up.
-    produces: { type: object }
-    gates: [{ id: any, schema: { type: object } }]
-`,
+  oneCallStepfile("first-call", "the first-call bench", origin),
 );
 
 interface Sample {

@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { request } from "undici";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { allowed, benchEnvironment, fiveGateStepfile, machineLine, median, percentile, processRssMb, quick, us, verdict } from "./support.js";
+import { allowed, benchEnvironment, fiveGateStepfile, machineLine, median, oneCallStepfile, percentile, processRssMb, quick, us, verdict } from "./support.js";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = join(root, "bin", "stepgate.js");
@@ -29,30 +29,7 @@ const api = createServer((_req, res) => {
 await new Promise<void>((done) => api.listen(0, "127.0.0.1", done));
 const origin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
 
-const callStepfile = `stepgate: "1"
-id: call-bench
-description: One step that may call one loopback operation, for the stdio call bench.
-inputs: { type: object, properties: {} }
-tools:
-  api:
-    openapi:
-      server: "${origin}"
-      document:
-        openapi: 3.1.0
-        info: { title: Items, version: "1" }
-        paths:
-          /item:
-            get:
-              operationId: getItem
-              responses: { "200": { description: an item } }
-    exposes: [getItem]
-steps:
-  - id: look
-    tools: [getItem]
-    instructions: Look the item up.
-    produces: { type: object }
-    gates: [{ id: any, schema: { type: object } }]
-`;
+const callStepfile = oneCallStepfile("call-bench", "the stdio call bench", origin);
 
 const dir = mkdtempSync(join(tmpdir(), "stepgate-stdio-call-"));
 

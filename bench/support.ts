@@ -193,3 +193,31 @@ export const times = (ratio: number): string => `${ratio.toFixed(2)}x`;
 
 /** A target cell: what the row had to reach and whether this run reached it. */
 export const verdict = (met: boolean, target: string): string => `${target}: ${met ? "met" : "**not met**"}`;
+
+/** A stepfile of one agent step that may call one loopback operation (GET <origin>/item, `getItem`), for the benches that time calls. */
+export function oneCallStepfile(id: string, bench: string, origin: string): string {
+  return `stepgate: "1"
+id: ${id}
+description: One step that may call one loopback operation, for ${bench}.
+inputs: { type: object, properties: {} }
+tools:
+  api:
+    openapi:
+      server: "${origin}"
+      document:
+        openapi: 3.1.0
+        info: { title: Items, version: "1" }
+        paths:
+          /item:
+            get:
+              operationId: getItem
+              responses: { "200": { description: an item } }
+    exposes: [getItem]
+steps:
+  - id: look
+    tools: [getItem]
+    instructions: Look the item up.
+    produces: { type: object }
+    gates: [{ id: any, schema: { type: object } }]
+`;
+}
