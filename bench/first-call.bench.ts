@@ -15,7 +15,7 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { machineLine, median, ms, oneCallStepfile, percentile, quick, timedNode, verdict } from "./support.js";
+import { benchEnvironment, machineLine, median, ms, oneCallStepfile, percentile, quick, timedNode, verdict } from "./support.js";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = join(root, "bin", "stepgate.js");
@@ -55,7 +55,7 @@ async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
 async function session(pauseMs: number): Promise<Sample> {
   const spawned = performance.now();
   const client = new Client({ name: "first-call-bench", version: "1.0.0" });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", join(dir, "ledgers"), stepfile], stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "--ledger-dir", join(dir, "ledgers"), stepfile], env: benchEnvironment(), stderr: "pipe" });
   let stderr = "";
   transport.stderr?.on("data", (d) => (stderr += String(d)));
   try {

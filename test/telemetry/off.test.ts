@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { cliEnvironment } from "../support/stepgate.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { budget } from "../support/budget.js";
 import { REPO_ROOT, stepgateBin } from "../support/paths.js";
@@ -40,7 +41,7 @@ async function loadedDuringRun(env: Record<string, string>): Promise<string[]> {
     new StdioClientTransport({
       command: process.execPath,
       args: ["--import", pathToFileURL(register).href, stepgateBin(), join(REPO_ROOT, "test/fixtures/greet.stepfile.yaml")],
-      env: { ...getDefaultEnvironment(), ...env, LOADED_LOG: log },
+      env: { ...cliEnvironment(), ...env, LOADED_LOG: log },
       stderr: "pipe",
     }),
   );

@@ -5,7 +5,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { cliEnvironment } from "../support/stepgate.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { budget } from "../support/budget.js";
 import { startMcpFixture } from "../support/mcp-fixture.js";
@@ -36,7 +37,7 @@ describe("telemetry to a remote MCP server", () => {
         }),
       );
       const client = new Client({ name: "telemetry-mcp", version: "1.0.0" });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [stepgateBin(), path], env: { ...getDefaultEnvironment(), ...otelEnv(receiver.endpoint) }, stderr: "pipe" }));
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [stepgateBin(), path], env: { ...cliEnvironment(), ...otelEnv(receiver.endpoint) }, stderr: "pipe" }));
       const meta = () => ({ _meta: { traceparent: traceparent(clientSpan()) } });
       const start = await client.callTool({ name: "remote-lookup", arguments: {}, ...meta() });
       const run = (start.structuredContent as { run: string }).run;

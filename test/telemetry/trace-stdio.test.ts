@@ -6,7 +6,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { cliEnvironment } from "../support/stepgate.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { budget } from "../support/budget.js";
 import { stepgateBin } from "../support/paths.js";
@@ -27,7 +28,7 @@ beforeAll(async () => {
     new StdioClientTransport({
       command: process.execPath,
       args: [stepgateBin(), scenario.stepfilePath],
-      env: { ...getDefaultEnvironment(), ...scenario.env, ...otelEnv(receiver.endpoint) },
+      env: { ...cliEnvironment(), ...scenario.env, ...otelEnv(receiver.endpoint) },
       stderr: "pipe",
     }),
   );
