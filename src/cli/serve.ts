@@ -178,7 +178,7 @@ function loadTools() {
  */
 async function preloadFirstCall(stepfiles: ServedStepfiles): Promise<void> {
   try {
-    const [{ remoteSchemas }] = await loadTools();
+    const [{ remoteSchemas, warmInlineTools }] = await loadTools();
     if (stepfiles.list().some((s) => Object.values(s.doc.tools ?? {}).some((tool) => tool.mcp !== undefined))) await import("../tools/mcp-tool.js");
     await new Promise((resolve) => setImmediate(resolve));
     (await import("@modelcontextprotocol/server")).preloadSchemas();
@@ -188,6 +188,11 @@ async function preloadFirstCall(stepfiles: ServedStepfiles): Promise<void> {
     for (const stepfile of stepfiles.list()) {
       await new Promise((resolve) => setImmediate(resolve));
       stepfile.compiled.inputs(undefined);
+    }
+    // Then what preflight builds from inline OpenAPI documents (dereferencing, operations, argument validators), once each.
+    for (const stepfile of stepfiles.list()) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await warmInlineTools(stepfile);
     }
   } catch {
     // The first call loads the same modules and reports what fails.

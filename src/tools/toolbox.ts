@@ -17,6 +17,7 @@ import { missingCredentialHint } from "../oauth/variables.js";
 import type { Limits } from "../limits.js";
 import { fillSettings, readSettings } from "./settings.js";
 import { openOpenApiTool } from "./openapi-tool.js";
+import { loadOperations, type OpenApiToolSpec } from "./openapi/index.js";
 import { callVerifier } from "./verifier.js";
 import type { RunEvents } from "../engine/events.js";
 
@@ -62,6 +63,22 @@ function argumentMessage(e: ErrorObject): string {
   if (e.keyword === "additionalProperties") return `must NOT have additional properties (${String(p.additionalProperty)} is not an argument of this operation)`;
   if (e.keyword === "const") return `must be ${JSON.stringify(p.allowedValue)}, the only value the operation allows`;
   return e.message ?? "is invalid";
+}
+
+/**
+ * Builds, without any request, what opening a stepfile's inline OpenAPI
+ * tools builds (the dereferenced document, each exposed operation and its
+ * argument validator), so the code a run's preflight runs has run once before
+ * a client's first call (src/cli/serve.ts preloads it after tools/list). The
+ * results are dropped: every run still opens its own tools. A tool whose
+ * document is fetched by url is left to its run, which fetches it.
+ */
+export async function warmInlineTools(stepfile: LoadedStepfile): Promise<void> {
+  for (const def of Object.values(stepfile.doc.tools ?? {})) {
+    if (!def.openapi || def.openapi.document === undefined) continue;
+    const specs = await loadOperations(def.openapi as OpenApiToolSpec, (def.exposes ?? []).map(exposedName), () => Promise.reject(new Error("an inline document fetches nothing")));
+    for (const op of specs.values()) remoteSchemas.compile(op.argumentSchema ?? op.inputSchema);
+  }
 }
 
 /** `events` hears each tool opened (its document fetched or its MCP server reached) and each retry on the way. */
