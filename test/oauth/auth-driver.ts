@@ -5,7 +5,7 @@
 // through those servers' MCP servers.
 import { spawn } from "node:child_process";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import { stepgateBin } from "../support/paths.js";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
 import type { SuppliersStepfile } from "./setup.js";
@@ -81,4 +81,12 @@ export async function runLookups(s: SpawnedStepgate, calls: number): Promise<Cal
 /** None of `secrets` appears in `haystack`. */
 export function expectNone(haystack: string, secrets: readonly string[]): void {
   for (const secret of secrets) expect(haystack.includes(secret), `a secret (${secret.slice(0, 4)}...) leaked`).toBe(false);
+}
+
+/** After each test, closes what it left open, in order (the served Stepgate before its world), then forgets them. */
+export function closeAfterEach(open: () => ReadonlyArray<{ close(): Promise<unknown> } | undefined>, forget: () => void): void {
+  afterEach(async () => {
+    for (const held of open()) await held?.close();
+    forget();
+  });
 }

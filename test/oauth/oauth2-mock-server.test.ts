@@ -2,20 +2,18 @@
 // through the built CLI: a pre-registered public client (the mock offers no
 // registration), JWT access tokens for the MCP server's URL, id_tokens on
 // every refresh; and the server's own words when it refuses.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SpawnedStepgate } from "../support/stepgate.js";
-import { expectNone, runAuth, runLookups, serveSuppliers, startSuppliers, structured, text, type AuthResult } from "./auth-driver.js";
+import { type AuthResult, closeAfterEach, expectNone, runAuth, runLookups, serveSuppliers, startSuppliers, structured, text } from "./auth-driver.js";
 import { writeSuppliersStepfile, type SuppliersStepfile } from "./setup.js";
 import { approve, startMockWorld, type MockWorld, type MockWorldOptions } from "./mock-server-world.js";
 
 let world: MockWorld | undefined;
 let served: SpawnedStepgate | undefined;
-afterEach(async () => {
-  await served?.close();
-  await world?.close();
-  served = undefined;
-  world = undefined;
-});
+closeAfterEach(
+  () => [served, world],
+  () => (served = world = undefined),
+);
 
 async function world_(options: MockWorldOptions = {}): Promise<MockWorld> {
   world = await startMockWorld(options);

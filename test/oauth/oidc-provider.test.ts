@@ -6,21 +6,19 @@
 import { spawn } from "node:child_process";
 import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stepgateBin } from "../support/paths.js";
 import type { SpawnedStepgate } from "../support/stepgate.js";
-import { lookup, runAuth, runLookups, serveSuppliers, startSuppliers, structured, text, type AuthResult } from "./auth-driver.js";
+import { type AuthResult, closeAfterEach, lookup, runAuth, runLookups, serveSuppliers, startSuppliers, structured, text } from "./auth-driver.js";
 import { writeSuppliersStepfile, type SuppliersStepfile } from "./setup.js";
 import { consent, MCP_SCOPE, startOidcWorld, type OidcWorld, type OidcWorldOptions } from "./oidc-provider-world.js";
 
 let world: OidcWorld | undefined;
 let served: SpawnedStepgate | undefined;
-afterEach(async () => {
-  await served?.close();
-  await world?.close();
-  served = undefined;
-  world = undefined;
-});
+closeAfterEach(
+  () => [served, world],
+  () => (served = world = undefined),
+);
 
 type Setup = SuppliersStepfile;
 

@@ -5,20 +5,18 @@
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { readFileSync, writeFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SpawnedStepgate } from "../support/stepgate.js";
-import { expectNone, runAuth, runLookups, serveSuppliers, startSuppliers, structured, text, type AuthResult } from "./auth-driver.js";
+import { type AuthResult, closeAfterEach, expectNone, runAuth, runLookups, serveSuppliers, startSuppliers, structured, text } from "./auth-driver.js";
 import { writeSuppliersStepfile, type SuppliersStepfile } from "./setup.js";
 import { browse, SDK_SCOPE, startSdkWorld, type SdkWorld, type SdkWorldOptions } from "./sdk-demo-world.js";
 
 let world: SdkWorld | undefined;
 let served: SpawnedStepgate | undefined;
-afterEach(async () => {
-  await served?.close();
-  await world?.close();
-  served = undefined;
-  world = undefined;
-});
+closeAfterEach(
+  () => [served, world],
+  () => (served = world = undefined),
+);
 
 async function world_(options: SdkWorldOptions = {}): Promise<SdkWorld> {
   world = await startSdkWorld(options);
