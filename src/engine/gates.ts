@@ -31,6 +31,12 @@ export type ApproveGate = Extract<CompiledGate, { kind: "approve" }>;
 /** Every gate's verdict, in file order, with approvals last. */
 export async function runGates(step: CompiledStep, data: GateData, services: GateServices): Promise<GateVerdict[]> {
   const { verdicts, approvals } = await runChecks(step, data, services);
+  return [...verdicts, ...(await askApprovals(step, data, approvals, services))];
+}
+
+/** The approvals' verdicts, asking the person within the call (or declining when nobody can be asked). */
+export async function askApprovals(step: CompiledStep, data: GateData, approvals: readonly ApproveGate[], services: GateServices): Promise<GateVerdict[]> {
+  const verdicts: GateVerdict[] = [];
   for (const gate of approvals) {
     const answer =
       services.approver?.kind === "ask"
@@ -65,7 +71,7 @@ async function runGate(gate: Exclude<CompiledGate, { kind: "approve" }>, data: G
   switch (gate.kind) {
     case "schema": {
       const pass = gate.validate(data.output) === true;
-      return { gate: gate.id, pass, diagnosis: pass ? "" : describeErrors(gate.validate.errors).join("; ") };
+      return { gate: gate.id, pass, diagnosis: pass ? "" : describeErrors(gate.validate.errors, "output", data.output).join("; ") };
     }
     case "predicate": {
       const input = data as unknown as Record<string, unknown>;

@@ -4,7 +4,7 @@
 // at once. With an approver that asks between calls, a step whose checks
 // passed waits in the run (`pending`) until the same call comes back with
 // the person's answers.
-import { CallLimitReached, EgressDenied, GateFailed, type GateFailure, InternalError, PlaceholderUnresolved, PreflightFailed, RunNotActive, StepgateError, ToolCallFailed } from "../errors.js";
+import { CallArgumentsInvalid, CallLimitReached, EgressDenied, GateFailed, type GateFailure, InternalError, PlaceholderUnresolved, PreflightFailed, RunNotActive, StepgateError, ToolCallFailed } from "../errors.js";
 import { canonicalLength, hashJson } from "../format/identity.js";
 import { checkShape } from "./shape.js";
 import { fillPlaceholders } from "../format/placeholders.js";
@@ -13,12 +13,13 @@ import type { CompiledStep } from "../loader/compile.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import { describeErrors } from "../jsonschema/ajv.js";
 import type { Approver, RunContext } from "./context.js";
-import { failuresOf, runChecks, runGates, type ApproveGate, type GateData, type GateVerdict } from "./gates.js";
+import { askApprovals, failuresOf, runChecks, type ApproveGate, type GateData, type GateVerdict } from "./gates.js";
 import { ApprovalWait, type ApprovalAnswers, type CallKey } from "./approval-wait.js";
 import type { Reply, StepView } from "./replies.js";
 import { emptyToolbox, type CallOutcome, type RetryNotice, type Toolbox } from "./toolbox.js";
 import type { RunEvent, RunEvents } from "./events.js";
 import { runMechanicalStep } from "./mechanical.js";
+import { refusedLaterCall, type RefusedCall } from "./pre-approval.js";
 import type { AttemptCall, RunObserver, RunPhase } from "./observer.js";
 import { truncateForClient } from "./truncate.js";
 
@@ -147,7 +148,7 @@ export class Run {
 
   private checkInputs(inputs: unknown) {
     const validate = this.stepfile.compiled.inputs;
-    if (!validate(inputs)) throw new PreflightFailed("inputs", describeErrors(validate.errors, "inputs").join("; "));
+    if (!validate(inputs)) throw new PreflightFailed("inputs", describeErrors(validate.errors, "inputs", inputs).join("; "));
   }
 
   private get step(): CompiledStep {
@@ -180,7 +181,7 @@ export class Run {
           const output = await runMechanicalStep(step, this.mechanicalHost());
           // As for agent steps, `produces` comes first and blocks the other gates.
           if (!step.produces(output)) {
-            this.concludeMechanical(step, output, [{ gate: "produces", pass: false, diagnosis: describeErrors(step.produces.errors).join("; ") }]);
+            this.concludeMechanical(step, output, [{ gate: "produces", pass: false, diagnosis: describeErrors(step.produces.errors, "output", output).join("; ") }]);
             continue;
           }
           const gates = await this.checkGates(step, output, {});
@@ -473,11 +474,25 @@ export class Run {
         ),
       ...(this.ctx.approver ? { approver: this.announced(this.ctx.approver) } : {}),
     };
-    if (this.ctx.approver?.kind === "between-calls") {
-      const { verdicts, approvals } = await runChecks(step, data, services);
-      return { verdicts, ask: approvals };
+    const { verdicts, approvals } = await runChecks(step, data, services);
+    if (approvals.length > 0) {
+      const refused = refusedLaterCall(this.stepfile.compiled.steps, this.stepIndex, { inputs: this.inputs, steps: { ...this.outputs, [step.def.id]: output } }, (op, args) => this.toolbox.checkArguments(op, args));
+      if (refused) return { verdicts: [...verdicts, ...this.notAsked(step, approvals, refused)], ask: [] };
     }
-    return { verdicts: await runGates(step, data, services), ask: [] };
+    if (this.ctx.approver?.kind === "between-calls") return { verdicts, ask: approvals };
+    return { verdicts: [...verdicts, ...(await askApprovals(step, data, approvals, services))], ask: [] };
+  }
+
+  /**
+   * A later call this output would give arguments its operation refuses: the
+   * person is not asked. A mechanical step's output cannot change, so the
+   * run fails as it would at that call; an agent's submission fails its
+   * approve gates with the reason, and the agent may submit another.
+   */
+  private notAsked(step: CompiledStep, approvals: readonly ApproveGate[], refused: RefusedCall): GateVerdict[] {
+    if (step.mechanical) throw new CallArgumentsInvalid(refused.step, refused.call, refused.problems);
+    const diagnosis = `not asked: with this output, step ${refused.step}'s call ${refused.call} would get arguments its operation refuses (${refused.problems}), so a person is not asked to approve it; submit an output that gives valid arguments`;
+    return approvals.map((gate) => ({ gate: gate.id, pass: false, diagnosis }));
   }
 
   /** An approver that asks within the call tells this request's listener first: the call now waits for a person. */

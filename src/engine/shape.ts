@@ -21,13 +21,13 @@ export function checkShape(step: CompiledStep, output: unknown, context: ShapeCo
   const submitted = output && typeof output === "object" && !Array.isArray(output) ? (output as Record<string, unknown>) : undefined;
   const sent = step.derive.map(([name]) => name).filter((name) => submitted && Object.hasOwn(submitted, name));
   if (sent.length > 0) return fail("derive", `${sent.join(", ")} ${sent.length === 1 ? "is" : "are"} computed by Stepgate; submit the output without ${sent.length === 1 ? "it" : "them"}`);
-  if (!step.shown(output)) return fail("produces", describeErrors(step.shown.errors).join("; "));
+  if (!step.shown(output)) return fail("produces", describeErrors(step.shown.errors, "output", output).join("; "));
   const data = { ...context, output, let: {} as Record<string, unknown> };
   for (const [name, expr] of step.lets) data.let[name] = expr(data);
   if (step.derive.length === 0) return { output, lets: data.let };
   const full: Record<string, unknown> = { ...submitted };
   for (const [name, expr] of step.derive) full[name] = asJson(expr(data));
   onDerived(full);
-  if (!step.produces(full)) return fail("produces", describeErrors(step.produces.errors).join("; "));
+  if (!step.produces(full)) return fail("produces", describeErrors(step.produces.errors, "output", full).join("; "));
   return { output: full, lets: data.let };
 }

@@ -5,6 +5,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.
 import addFormatsModule from "ajv-formats";
 import { formatNames } from "ajv-formats/dist/formats.js";
 import { re2AjvRegExp } from "../expr/regex.js";
+import { errorDetail } from "./error-detail.js";
 
 // ajv-formats ships CommonJS whose default export TypeScript sees as a namespace.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -32,11 +33,15 @@ export function createAjv(options: { strict?: boolean; validateSchema?: boolean;
   return ajv;
 }
 
-/** One line per error, with the instance path, like `/count must be integer`. */
-export function describeErrors(errors: readonly ErrorObject[] | null | undefined, prefix = "output"): string[] {
+/**
+ * One line per error, with the instance path, like `output.count must be
+ * integer`; given the data validated, also what it held and what the schema
+ * allows (`output.kind must be one of "a", "b"; got "c"`).
+ */
+export function describeErrors(errors: readonly ErrorObject[] | null | undefined, prefix = "output", data?: unknown): string[] {
   return (errors ?? []).map((e) => {
     const where = e.instancePath === "" ? prefix : `${prefix}${e.instancePath.replaceAll("/", ".")}`;
     const extra = e.keyword === "additionalProperties" ? ` (${String((e.params as { additionalProperty: string }).additionalProperty)})` : "";
-    return `${where} ${e.message ?? "is invalid"}${extra}`;
+    return `${where} ${data === undefined ? (e.message ?? "is invalid") : errorDetail(e, data)}${extra}`;
   });
 }

@@ -2,6 +2,7 @@
 // remote MCP tools and verifiers, every request through src/egress. The
 // engine sees only the Toolbox interface.
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { errorDetail, givenText } from "../jsonschema/error-detail.js";
 import { CredentialUnavailable, InvalidGrant, PreflightFailed, StepgateError } from "../errors.js";
 import { compile, type Compiled } from "../expr/index.js";
 import { sha256 } from "../format/identity.js";
@@ -54,15 +55,15 @@ export const remoteSchemas = new Ajv({ strict: false, allErrors: true, validateF
 /** An operation's argument problems, as the client (or a mechanical step's error) reads them; empty when fine. */
 export function argumentProblems(validate: ValidateFunction, args: unknown): string[] {
   if (validate(args)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath === "" ? "arguments" : `arguments${e.instancePath.replaceAll("/", ".")}`} ${argumentMessage(e)}`);
+  return (validate.errors ?? []).map((e) => `${e.instancePath === "" ? "arguments" : `arguments${e.instancePath.replaceAll("/", ".")}`} ${argumentMessage(e, args)}`);
 }
 
-/** ajv's message, plus what it leaves out: the argument nobody declared, the one value a fixed parameter takes. */
-function argumentMessage(e: ErrorObject): string {
+/** What was wrong, what was given and what the schema allows (the enum's values, the type, the bound), and the argument nobody declared. */
+function argumentMessage(e: ErrorObject, args: unknown): string {
   const p = e.params as Record<string, unknown>;
   if (e.keyword === "additionalProperties") return `must NOT have additional properties (${String(p.additionalProperty)} is not an argument of this operation)`;
-  if (e.keyword === "const") return `must be ${JSON.stringify(p.allowedValue)}, the only value the operation allows`;
-  return e.message ?? "is invalid";
+  if (e.keyword === "const") return `must be ${JSON.stringify(p.allowedValue)}, the only value the operation allows${givenText(e, args)}`;
+  return errorDetail(e, args);
 }
 
 /**

@@ -260,6 +260,6 @@ steps:
     const h = harness(derived, fakeToolbox({}));
     const start = await h.start();
     const reply = await h.registry.submit(start.run, h.session, { label: "abc" });
-    expect(reply).toMatchObject({ kind: "failed", error: { name: "GateFailed", failures: [{ gate: "produces", diagnosis: "output.share must be number" }] } });
+    expect(reply).toMatchObject({ kind: "failed", error: { name: "GateFailed", failures: [{ gate: "produces", diagnosis: "output.share must be number; got null" }] } });
   });
 });
