@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { closestNames } from "../format/closest-names.js";
-import { environmentNeeds } from "./needs.js";
+import { environmentNeeds, needsApproval, needsText } from "./needs.js";
 import type { CatalogEntry, KnownExample } from "./options.js";
 
 export interface ExampleSummary {
@@ -12,6 +12,8 @@ export interface ExampleSummary {
   title: string;
   /** Environment variables it needs; empty when keyless. */
   needs: string[];
+  /** It has an approve gate: a person answers through the client. */
+  approval: boolean;
   /** Set when the bundled file does not load (a packaging defect worth seeing). */
   invalid?: string;
 }
@@ -37,7 +39,7 @@ export async function listExamples(catalog: readonly CatalogEntry[], known?: (en
   for (const [i, entry] of catalog.entries()) {
     const facts = indexed[i];
     if (facts) {
-      out.push({ name: entry.name, category: entry.category, title: facts.title, needs: facts.needs });
+      out.push({ name: entry.name, category: entry.category, title: facts.title, needs: facts.needs, approval: facts.approval });
       continue;
     }
     await new Promise<void>((yieldTurn) => setImmediate(yieldTurn));
@@ -45,9 +47,9 @@ export async function listExamples(catalog: readonly CatalogEntry[], known?: (en
       // Only for an entry the index cannot answer for (edited, or no build): the loader is not needed otherwise.
       const { loadStepfileFile } = await import("../loader/load.js");
       const { doc } = await loadStepfileFile(entry.file, entry.name);
-      out.push({ name: entry.name, category: entry.category, title: doc.title ?? doc.description ?? "", needs: environmentNeeds(doc) });
+      out.push({ name: entry.name, category: entry.category, title: doc.title ?? doc.description ?? "", needs: environmentNeeds(doc), approval: needsApproval(doc) });
     } catch (error) {
-      out.push({ name: entry.name, category: entry.category, title: "", needs: [], invalid: (error as Error).message.replace(/\n\s*/g, " ") });
+      out.push({ name: entry.name, category: entry.category, title: "", needs: [], approval: false, invalid: (error as Error).message.replace(/\n\s*/g, " ") });
     }
   }
   return out;
@@ -72,7 +74,7 @@ export function examplesListText(list: readonly ExampleSummary[]): string {
   const lines = ["The bundled catalog (call stepgate_examples with a name to read one):"];
   for (const e of list) {
     lines.push(`- ${e.name} (${e.category}): ${e.invalid ? `INVALID: ${e.invalid}` : e.title}`);
-    if (!e.invalid) lines.push(`  needs: ${e.needs.length > 0 ? e.needs.join(", ") : "nothing (keyless)"}`);
+    if (!e.invalid) lines.push(`  needs: ${needsText(e.needs, e.approval)}`);
   }
   return lines.join("\n");
 }

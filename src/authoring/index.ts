@@ -72,7 +72,7 @@ export class Authoring {
       case "stepgate_outline": {
         if (typeof args.markdown !== "string") return usage("stepgate_outline needs markdown, the procedure as markdown text");
         const { outline, outlineText } = await import("./outline.js");
-        const result = outline(args.markdown);
+        const result = outline(args.markdown, this.options.schemaUrl);
         return data(outlineText(result), { ...result });
       }
       case "stepgate_inspect_api": {

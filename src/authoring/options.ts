@@ -24,6 +24,8 @@ export interface KnownExample {
   title: string;
   /** Environment variables it needs. */
   needs: string[];
+  /** It has an approve gate, so a person answers through the client. */
+  approval: boolean;
 }
 
 export interface AuthoringOptions {
@@ -37,6 +39,8 @@ export interface AuthoringOptions {
    */
   knownExample?: (entry: CatalogEntry) => Promise<KnownExample | undefined>;
   grants: DraftGrants;
+  /** The file: URL of the stepfile schema this Stepgate ships, which stepgate_outline's editor line names. */
+  schemaUrl?: string;
   /** Fills `{setting}` in a draft's URLs and hosts before they are checked; only granted settings are read. */
   env: Readonly<Record<string, string | undefined>>;
   /** Request limits for stepgate_inspect_api (the same as a run's). */

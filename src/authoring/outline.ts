@@ -20,20 +20,34 @@ export interface Outline {
   todos: TodoMarker[];
 }
 
-/** Where an editor finds the schema: relative to the stepfile, in the project that installed stepgate (docs/stepfile.md, "Editors"). */
-export const SCHEMA_LINE = " yaml-language-server: $schema=./node_modules/stepgate/schema/stepfile.schema.json";
+/**
+ * Where an editor finds the schema: the file the Stepgate that writes the
+ * outline ships (`schemaUrl`, a file: URL the server passes in), so the line
+ * is right however it was installed (npx, a global or project install, a
+ * clone). Without one, the header only says how to add the line.
+ */
+export function schemaLine(schemaUrl: string): string {
+  return ` yaml-language-server: $schema=${schemaUrl}`;
+}
 
-const HEADER = [
-  SCHEMA_LINE,
-  " Skeleton from stepgate_outline. Replace every TODO: marker, then check it with stepgate_validate.",
-  " The line above lets an editor check the file as you type; its path is relative to this file.",
-].join("\n");
+function header(schemaUrl: string | undefined): string {
+  const tail = " Skeleton from stepgate_outline. Replace every TODO: marker, then check it with stepgate_validate.";
+  if (!schemaUrl) {
+    return [tail, " An editor checks the file as you type once its first line names the schema: # yaml-language-server: $schema=<path to stepgate's schema/stepfile.schema.json>."].join("\n");
+  }
+  return [
+    schemaLine(schemaUrl),
+    tail,
+    " The line above lets an editor check the file as you type: it names the schema of the Stepgate that wrote this outline. In a project that installs stepgate with npm, ./node_modules/stepgate/schema/stepfile.schema.json (relative to this file) works on every machine.",
+  ].join("\n");
+}
 
-export function outline(markdown: string): Outline {
+/** `schemaUrl`: the file: URL of the schema the running Stepgate ships, for the editor line. */
+export function outline(markdown: string, schemaUrl?: string): Outline {
   const procedure = readProcedure(markdown);
   const doc = skeleton(procedure);
   const yaml = new Document(doc);
-  yaml.commentBefore = HEADER;
+  yaml.commentBefore = header(schemaUrl);
   const stepfile = yaml.toString({ lineWidth: 0 });
   const parsed = parseSource(stepfile);
   return {
@@ -154,17 +168,22 @@ function approvalMessage(sentences: readonly string[]): string {
 
 const DANGLING = new Set(["a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "by", "at", "from", "must", "be", "is", "are", "that", "than", "its", "each", "every"]);
 
-/** An identifier (`^[a-z][a-z0-9-]*$`) from the first words of a text. */
+/**
+ * An identifier (`^[a-z][a-z0-9-]*$`) from the first words of a text. A word
+ * is what spaces separate, so a compound such as `out-of-stock` or
+ * `out_of_stock` is kept or left out whole, never cut to `out`.
+ */
 export function slug(text: string, fallback: string, max = 40): string {
   const words = text
     .normalize("NFKD")
     // Accents come apart from their letters under NFKD; dropping the marks keeps the letters.
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim()
-    .split(" ")
+    .split(/\s+/)
+    .map((word) => word.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, ""))
     .filter(Boolean);
+  if (words.length === 0) return fallback;
+  if (!/^[a-z]/.test(words[0]!)) words.unshift(fallback);
   // Whole words only, as many as fit in max, without a dangling "the" or "and" at the end.
   const kept: string[] = [];
   for (const word of words.slice(0, 6)) {
@@ -172,9 +191,11 @@ export function slug(text: string, fallback: string, max = 40): string {
     kept.push(word);
   }
   while (kept.length > 1 && DANGLING.has(kept[kept.length - 1]!)) kept.pop();
-  let id = kept.length > 0 ? kept.join("-") : (words[0] ?? "").slice(0, max);
-  if (!/^[a-z]/.test(id)) id = id ? `${fallback}-${id}` : fallback;
-  return id.slice(0, max).replace(/-$/, "");
+  if (kept.length > 0) return kept.join("-");
+  // A first word longer than max: cut at its last hyphen that fits, else at max.
+  const first = words[0]!.slice(0, max + 1);
+  const cut = first.lastIndexOf("-");
+  return (cut > 0 ? first.slice(0, cut) : first.slice(0, max)).replace(/-+$/, "");
 }
 
 /** Keeps ids unique within a file (steps) or a step (gates): a repeat gets -2, -3, ... */

@@ -21,9 +21,19 @@ export function hostProblem(hostname: string): string | undefined {
   return undefined;
 }
 
-/** The real check: https, and a host that is not loopback, private, link-local or local. */
+/** The hosts the format lets a tool reach over plain http:// (this machine). */
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * The real check: https, and a host that is not loopback, private, link-local
+ * or local. Plain http:// to this machine is refused here too, but in words
+ * that do not say it never works: a --draft-host grant lets drafts reach it.
+ */
 export const publicHttpsUrl: PublicUrlCheck = (url) => {
-  if (url.protocol !== "https:") return `it uses ${url.protocol}// (only https:// is allowed)`;
+  if (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) {
+    return `${url.hostname} is this machine, which drafts reach (over http:// too) only once the operator grants it with --draft-host ${url.hostname}:${url.port || "80"}`;
+  }
+  if (url.protocol !== "https:") return `it uses ${url.protocol}// (a draft reaches public hosts over https:// only; plain http:// only on localhost, 127.0.0.1 and [::1], once granted with --draft-host)`;
   return hostProblem(url.hostname);
 };
 

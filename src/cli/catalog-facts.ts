@@ -3,7 +3,7 @@
 // and the counts the catalog check holds the catalog to.
 import type { CredentialKind, StepfileDocument } from "../format/types.js";
 import { gateKind } from "../format/types.js";
-import { environmentNeeds } from "../authoring/needs.js";
+import { environmentNeeds, needsApproval, needsText as needsLine } from "../authoring/needs.js";
 // From credentials.ts itself, not the egress index: --list must not load undici.
 import { credentialVariable } from "../egress/credentials.js";
 import { refreshVariables } from "../oauth/variables.js";
@@ -35,7 +35,7 @@ export function entryFacts(doc: StepfileDocument, file: string): EntryFacts {
   const credentials = Object.values(doc.credentials ?? {});
   const tools = Object.values(doc.tools ?? {});
   const needs = environmentNeeds(doc);
-  const approve = gates.some((g) => gateKind(g) === "approve");
+  const approve = needsApproval(doc);
   const refreshable = new Set(
     Object.entries(doc.credentials ?? {})
       .filter(([, c]) => c.kind === "oauth2" && c.token_url !== undefined)
@@ -66,8 +66,7 @@ export function entryFacts(doc: StepfileDocument, file: string): EntryFacts {
 
 /** "needs: ..." as a person reads it: variables to set, and a person to approve when there is an approve gate. */
 export function needsText(facts: EntryFacts): string {
-  const parts = [...facts.needsShown, ...(facts.approval ? ["a person to approve (the client must support elicitation)"] : [])];
-  return parts.length > 0 ? parts.join(", ") : "nothing (keyless)";
+  return needsLine(facts.needsShown, facts.approval);
 }
 
 /** Short words for what the entry is built from; `--list` filters on them too. */

@@ -2,6 +2,8 @@
 // stepfile, then serve them over stdio or HTTP until the client or the
 // operator stops it. Loaded only in this mode (see src/cli.ts).
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { StepgateError } from "../errors.js";
 import { RunRegistry } from "../engine/registry.js";
 import type { RunContext } from "../engine/context.js";
@@ -27,7 +29,7 @@ import { builtCatalogIndexOnce, readIndexedFacts } from "./catalog-index.js";
 import { openLoadCache } from "./load-cache.js";
 import { warningLines } from "./load-warnings.js";
 import type { Options } from "./options.js";
-import { packageVersion } from "./package-root.js";
+import { packageRoot, packageVersion } from "./package-root.js";
 
 const err = (line: string) => void process.stderr.write(`${line}\n`);
 
@@ -109,9 +111,10 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
       catalog: catalogEntries,
       knownExample: async (entry) => {
         const facts = await readIndexedFacts(builtCatalogIndexOnce(), catalogRoot(), entry);
-        return facts && { title: facts.title ?? facts.description ?? "", needs: facts.environment };
+        return facts && { title: facts.title ?? facts.description ?? "", needs: facts.environment, approval: facts.words.includes("approve") };
       },
       grants: { credentials: options.draftCredentials, settings: options.draftSettings, hosts: options.draftHosts },
+      schemaUrl: pathToFileURL(join(packageRoot(), "schema", "stepfile.schema.json")).href,
       env: process.env,
       requests: { userAgent: userAgent(packageVersion(), options.contact), timeoutMs: options.limits.requestTimeoutMs, maxBytes: options.limits.responseBytes },
       caseLimits: options.limits,

@@ -56,11 +56,11 @@ export function renderReply(reply: Reply): ToolResult {
       return result(reply.text, { run: reply.run, state: reply.state, operation: reply.operation, is_error: reply.isError, result: reply.text }, reply.isError);
     case "finished": {
       const structured = { run: reply.run, state: reply.state, identity: reply.identity, outputs: reply.outputs, completed: reply.completed };
-      // `completed` is in every finished reply; an empty list would otherwise read as "nothing was completed".
+      // `completed` is in every finished reply; an empty list would otherwise read as "nothing was completed", so the text says what it means.
       const done =
         reply.completed.length > 0
           ? `Stepgate did these steps itself: ${reply.completed.join(", ")}.\n`
-          : "completed is empty: it lists only the mechanical steps Stepgate ran itself since your last call, and there were none.\n";
+          : "Stepgate ran no step itself since your last call.\n";
       return result(`Run ${reply.run} finished.\n${done}${JSON.stringify({ identity: reply.identity, outputs: reply.outputs }, null, 2)}`, structured);
     }
     case "waiting":

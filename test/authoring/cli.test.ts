@@ -3,7 +3,9 @@
 // read the guide and examples, outline a procedure, validate a draft, and try
 // it to the end; drafts breaking a draft rule are refused before any request.
 import { catalogEntries } from "../../src/cli/catalog.js";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
 
@@ -82,7 +84,7 @@ describe("authoring through the CLI", () => {
     const list = await call("stepgate_examples");
     const examples = list.structuredContent.examples as Array<{ name: string }>;
     expect(examples.map((e) => e.name).sort()).toEqual(catalogEntries().map((e) => e.name).sort());
-    expect(examples).toContainEqual({ name: "release-notes", category: "writing", title: "Release notes from a list of changes", needs: [] });
+    expect(examples).toContainEqual({ name: "release-notes", category: "writing", title: "Release notes from a list of changes", needs: [], approval: false });
     const one = await call("stepgate_examples", { name: "release-notes" });
     expect(one.structuredContent.stepfile).toContain("id: release-notes");
     expect(one.structuredContent.readme).toContain("# release-notes");
@@ -94,6 +96,11 @@ describe("authoring through the CLI", () => {
     const { call } = await start();
     const outlined = await call("stepgate_outline", { markdown: "# Ship it\n\n1. Run the tests. You MUST NOT skip failing ones.\n2. Tag the release.\n" });
     const text = outlined.structuredContent.stepfile as string;
+    // The editor line names the schema file this Stepgate ships, wherever it is installed, not a node_modules path it cannot know.
+    const schema = /^# yaml-language-server: \$schema=(file:\S+)\n/.exec(text)?.[1];
+    expect(schema).toBeDefined();
+    expect(existsSync(fileURLToPath(schema!))).toBe(true);
+    expect(fileURLToPath(schema!).endsWith(join("schema", "stepfile.schema.json"))).toBe(true);
     const validated = await call("stepgate_validate", { text });
     expect(validated.structuredContent).toMatchObject({ valid: true, id: "ship-it", try: { accepted: true } });
     expect((validated.structuredContent.todos as Array<{ path: string }>).map((t) => t.path)).toContain("steps[0].gates[0].predicate");

@@ -47,7 +47,7 @@ describe("withDraftHosts", () => {
 
   it.each([
     ["https://127.0.0.1:8081/x", "loopback"],
-    ["http://localhost:8080/x", "https"],
+    ["http://localhost:8080/x", "grants it with --draft-host localhost:8080"],
     ["https://127.0.0.2:8080/x", "loopback"],
     ["https://10.0.0.5:8443/x", "private"],
     ["https://10.0.0.6/x", "private"],
@@ -115,6 +115,10 @@ describe("stepgate_try with --draft-host", () => {
     const { authoring, caller } = setup([]);
     const answer = await authoring.call("stepgate_validate", { text: draft("http://127.0.0.1:9") }, caller);
     expect(answer).toMatchObject({ kind: "data", data: { try: { accepted: false } }, text: expect.stringContaining("--draft-host <host[:port]>") });
+    // A grant makes plain http:// to this machine work, so the refusal does not say only https:// is allowed.
+    const text = answer.kind === "data" ? answer.text : "";
+    expect(text).toContain("127.0.0.1 is this machine, which drafts reach (over http:// too) only once the operator grants it with --draft-host 127.0.0.1:9");
+    expect(text).not.toContain("only https:// is allowed");
   });
 });
 

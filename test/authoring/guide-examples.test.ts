@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { AUTHORING_TOOLS } from "../../src/authoring/definitions.js";
 import { GUIDE_SECTIONS, guide, guideSection, guideText } from "../../src/authoring/guide.js";
 import { loadStepfileText } from "../../src/loader/load.js";
-import { exampleText, listExamples, readExample } from "../../src/authoring/examples.js";
+import { examplesListText, exampleText, listExamples, readExample } from "../../src/authoring/examples.js";
 import { catalogEntries, catalogRoot } from "../../src/cli/catalog.js";
 import { readIndexedFacts } from "../../src/cli/catalog-index.js";
 import { catalogIndex } from "../../src/cli/catalog-listed.js";
@@ -50,7 +50,7 @@ describe("stepgate_guide", () => {
 describe("stepgate_examples", () => {
   it("lists the bundled catalog with what each entry needs", async () => {
     const list = await listExamples(catalogEntries());
-    expect(list).toContainEqual({ name: "release-notes", category: "writing", title: "Release notes from a list of changes", needs: [] });
+    expect(list).toContainEqual({ name: "release-notes", category: "writing", title: "Release notes from a list of changes", needs: [], approval: false });
   });
 
   it("names the variables an entry needs, and marks an entry that does not load", async () => {
@@ -65,7 +65,7 @@ describe("stepgate_examples", () => {
     );
     add("broken", "stepgate: nope\n");
     const list = await listExamples(catalogEntries(root));
-    expect(list.find((e) => e.name === "keyed")).toEqual({ name: "keyed", category: "ops", title: "Keyed", needs: ["TRACKER_TOKEN_API_KEY", "JIRA_SITE"] });
+    expect(list.find((e) => e.name === "keyed")).toEqual({ name: "keyed", category: "ops", title: "Keyed", needs: ["TRACKER_TOKEN_API_KEY", "JIRA_SITE"], approval: false });
     expect(list.find((e) => e.name === "broken")?.invalid).toContain("invalid");
     expect(await readExample(catalogEntries(root), "keyed")).toMatchObject({ name: "keyed", readme: null });
   });
@@ -85,9 +85,9 @@ describe("stepgate_examples", () => {
 
   it("takes each entry from what the build's index knows, loading only the entries it does not know", async () => {
     const entries = catalogEntries();
-    const known = async (entry: { name: string }) => (entry.name === "release-notes" ? { title: "From the index", needs: ["FROM_INDEX"] } : undefined);
+    const known = async (entry: { name: string }) => (entry.name === "release-notes" ? { title: "From the index", needs: ["FROM_INDEX"], approval: true } : undefined);
     const list = await listExamples(entries, known);
-    expect(list.find((e) => e.name === "release-notes")).toEqual({ name: "release-notes", category: "writing", title: "From the index", needs: ["FROM_INDEX"] });
+    expect(list.find((e) => e.name === "release-notes")).toEqual({ name: "release-notes", category: "writing", title: "From the index", needs: ["FROM_INDEX"], approval: true });
     // The others were loaded, and say what loading them says.
     expect(list.filter((e) => e.name !== "release-notes")).toEqual((await listExamples(entries)).filter((e) => e.name !== "release-notes"));
   });
@@ -99,8 +99,16 @@ describe("stepgate_examples", () => {
     for (const entry of catalogEntries(root)) {
       const facts = await readIndexedFacts(index, root, entry);
       const summary = loaded.find((e) => e.name === entry.name)!;
-      expect({ title: facts!.title ?? facts!.description ?? "", needs: facts!.environment }, entry.name).toEqual({ title: summary.title, needs: summary.needs });
+      expect({ title: facts!.title ?? facts!.description ?? "", needs: facts!.environment, approval: facts!.words.includes("approve") }, entry.name).toEqual({ title: summary.title, needs: summary.needs, approval: summary.approval });
     }
+  });
+
+  it("says an entry needs a person to approve, in the words --list uses", async () => {
+    const list = await listExamples(catalogEntries());
+    const approving = list.filter((e) => e.approval);
+    expect(approving.length).toBeGreaterThan(0);
+    const text = examplesListText(list);
+    for (const e of approving) expect(text).toContain(`- ${e.name} (${e.category}): ${e.title}\n  needs: ${[...e.needs, "a person to approve (the client must support elicitation)"].join(", ")}`);
   });
 
   it("serves every catalog entry, none invalid", async () => {

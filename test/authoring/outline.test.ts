@@ -129,6 +129,11 @@ describe("stepgate_outline: fetching steps and whole-word ids", () => {
     expect(slug("The total MUST equal the sum of the invoices", "rule")).toBe("the-total-must-equal-the-sum");
     expect(slug("List each invoice exactly once and never twice", "rule")).toBe("list-each-invoice-exactly-once");
     expect(slug("supercalifragilisticexpialidocious-and-more-words", "rule", 20)).toBe("supercalifragilistic");
+    // A compound word is kept or left out whole (it once gave "...-with-reason-out").
+    expect(slug("Refund each missing item with reason out-of-stock", "step")).toBe("refund-each-missing-item-with-reason");
+    expect(slug("Refund items with reason out_of_stock", "step")).toBe("refund-items-with-reason-out-of-stock");
+    expect(slug("1. fetch the order", "step")).toBe("step-1-fetch-the-order");
+    expect(slug("a".repeat(30) + "-bbbbbbbbbbbbbb", "step")).toBe("a".repeat(30));
   });
 
   it("proposes a tools: stub and a mechanical step when the procedure fetches data first", () => {
@@ -180,8 +185,14 @@ The customer MUST sign off on the refund address.
   });
 
   it("starts with the yaml-language-server line naming the schema, and the skeleton's approve messages load without warnings about placeholders", () => {
-    const o = outline(REFUND);
-    expect(o.stepfile.split("\n")[0]).toBe("# yaml-language-server: $schema=./node_modules/stepgate/schema/stepfile.schema.json");
+    const o = outline(REFUND, "file:///opt/stepgate/schema/stepfile.schema.json");
+    expect(o.stepfile.split("\n")[0]).toBe("# yaml-language-server: $schema=file:///opt/stepgate/schema/stepfile.schema.json");
     expect(o.stepfile).not.toMatch(/approve:\n\s+message: .*\{\{/);
+  });
+
+  it("names no schema path it cannot know: without the server's schema file it only says how to add the line", () => {
+    const o = outline(REFUND);
+    expect(o.stepfile).not.toContain("$schema=./node_modules");
+    expect(o.stepfile.split("\n")[0]).toBe("# Skeleton from stepgate_outline. Replace every TODO: marker, then check it with stepgate_validate.");
   });
 });
