@@ -18,7 +18,12 @@ export interface LocatedSchema {
 export interface OperationResponses {
   /** A call that was not an error (status below 400): what `results` reads. */
   success?: LocatedSchema[];
-  /** Any call that reached the API, errors included: what `calls[].result` holds. */
+  /**
+   * Any call that reached the API, errors included: what `calls[].result`
+   * holds, as the statuses the document lists describe it (a status it does
+   * not list is the API breaking its own document: not what a path is
+   * judged against, any more than `results` is).
+   */
   any?: LocatedSchema[];
   /** A mechanical call's response when it keeps these error statuses (`accept`); undefined when one is not declared. */
   accepting(statuses: readonly number[]): LocatedSchema[] | undefined;
@@ -31,6 +36,8 @@ export interface InlineOperation {
   operation: JsonObject;
   pathItem: JsonObject;
   path: string;
+  /** Its HTTP method, lower case as the path item keys it. */
+  method: string;
   document: JsonObject;
 }
 
@@ -67,7 +74,7 @@ function operationsById(document: JsonObject): Map<string, InlineOperation> {
       if (!isObject(op) || typeof op.operationId !== "string") continue;
       // A duplicated operationId is refused when serving; judge neither.
       if (seen.has(op.operationId)) byId.delete(op.operationId);
-      else byId.set(op.operationId, { operation: op, pathItem: item, path, document });
+      else byId.set(op.operationId, { operation: op, pathItem: item, path, method, document });
       seen.add(op.operationId);
     }
   }
@@ -77,15 +84,13 @@ function operationsById(document: JsonObject): Map<string, InlineOperation> {
 function responsesOf(operation: JsonObject, document: JsonObject): OperationResponses {
   const responses = isObject(operation.responses) ? operation.responses : {};
   const statuses = Object.keys(responses);
-  // A status the document does not list may come back with any body, so a
-  // set is known only when `default` covers every other status.
   const hasDefault = statuses.includes("default");
   const successes = statuses.filter((s) => /^[123]/.test(s) || s === "default");
   const declaresSuccess = hasDefault || statuses.some((s) => /^2/.test(s));
   const success = declaresSuccess ? schemasOf(successes, responses, document) : undefined;
   return {
     ...optional("success", success),
-    ...(hasDefault ? optional("any", schemasOf(statuses, responses, document)) : {}),
+    ...(declaresSuccess ? optional("any", schemasOf(statuses, responses, document)) : {}),
     accepting(accepted) {
       // An accepted status answers with its own entry, its range (4XX), or default.
       const keys = accepted.map((status) => [String(status), `${String(status)[0]}XX`, "default"].find((k) => statuses.includes(k)));
