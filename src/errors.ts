@@ -24,6 +24,8 @@ export interface Issue {
   /** 1-based line and column, for YAML (and JSON) sources. */
   line?: number;
   column?: number;
+  /** The id of the rule that found it (src/loader/rules/index.ts lists them; docs/checks.md explains each). */
+  rule?: string;
 }
 
 export function formatIssue(issue: Issue, file?: string): string {

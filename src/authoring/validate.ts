@@ -56,7 +56,7 @@ export function validateDraft(text: string, rules: DraftRuleContext): Validation
 }
 
 function issueLine(i: Issue): string {
-  return `- ${i.line !== undefined ? `line ${i.line}:${i.column ?? 1} ` : ""}${i.path || "(top level)"}: ${i.message}`;
+  return `- ${i.line !== undefined ? `line ${i.line}:${i.column ?? 1} ` : ""}${i.path || "(top level)"}: ${i.message}${i.rule ? ` [${i.rule}]` : ""}`;
 }
 
 export function validationText(v: Validation): string {

@@ -60,5 +60,5 @@ async function checkOne(arg: string, maxBytes: number): Promise<FileReport> {
 /** One finding in the form compilers use (file:line:column: severity: ...), which CI annotators read. */
 function line(file: string, severity: "error" | "warning", issue: Issue): string {
   const where = issue.line !== undefined ? `${file}:${issue.line}:${issue.column ?? 1}` : file;
-  return `${where}: ${severity}: ${issue.path || "(top level)"}: ${issue.message}`;
+  return `${where}: ${severity}: ${issue.path || "(top level)"}: ${issue.message}${issue.rule ? ` [${issue.rule}]` : ""}`;
 }

@@ -194,7 +194,7 @@ function sha256(text: string): string {
 function isIssue(value: unknown): value is Issue {
   if (typeof value !== "object" || value === null) return false;
   const issue = value as Record<string, unknown>;
-  return typeof issue.path === "string" && typeof issue.message === "string" && (issue.line === undefined || typeof issue.line === "number") && (issue.column === undefined || typeof issue.column === "number");
+  return typeof issue.path === "string" && typeof issue.message === "string" && (issue.line === undefined || typeof issue.line === "number") && (issue.column === undefined || typeof issue.column === "number") && (issue.rule === undefined || typeof issue.rule === "string");
 }
 
 /** Whether JSON.parse(JSON.stringify(value)) is the same data: finite numbers other than -0, and no `__proto__` key (JSON.parse makes it an own field). */

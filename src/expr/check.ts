@@ -33,6 +33,8 @@ export interface ExpressionIssue {
   message: string;
   /** A likely mistake the format does not forbid: reported, never refused. */
   warning?: true;
+  /** A warning's rule id (src/loader/rules/); the loader gives errors theirs. */
+  rule?: string;
 }
 
 export interface ExpressionCheck {
@@ -137,7 +139,7 @@ class Checker {
         const direction = args[2];
         const literal = direction === undefined || direction === null || typeof direction !== "object";
         if (literal && direction !== undefined && direction !== null && direction !== "asc" && direction !== "desc") {
-          this.warning(at(2), `the direction is "asc" or "desc"; with ${JSON.stringify(direction)} sort_by gives null`);
+          this.warning("sort-direction", at(2), `the direction is "asc" or "desc"; with ${JSON.stringify(direction)} sort_by gives null`);
         }
         return;
       }
@@ -179,7 +181,7 @@ class Checker {
     } else if (head === "responses" && place === "do" && name !== undefined && !(callIds ?? new Set()).has(name)) {
       this.issue(where, `"${path}" names call "${name}", which is not an earlier call of this step`);
     } else if (head === "item" && place === "do" && !allowItem) {
-      this.warning(where, `"${path}": item is bound only in the arguments of a call with each; here it reads nothing`);
+      this.warning("item-outside-each", where, `"${path}": item is bound only in the arguments of a call with each; here it reads nothing`);
     }
   }
 
@@ -187,7 +189,7 @@ class Checker {
     this.issues.push({ path, message });
   }
 
-  private warning(path: string, message: string): void {
-    this.issues.push({ path, message, warning: true });
+  private warning(rule: string, path: string, message: string): void {
+    this.issues.push({ path, message, warning: true, rule });
   }
 }

@@ -87,7 +87,7 @@ function jsonWithDuplicates(text: string, doc: Document, lines: LineCounter): { 
         const key = (pair.key as { value?: unknown } | null)?.value;
         if (seen.has(key)) {
           const at = lines.linePos((pair.key as Node).range![0]);
-          warnings.push({ path: pathString([...path, String(key)]), message: `${JSON.stringify(key)} is repeated in this object; as JSON, the last value counts`, line: at.line, column: at.col });
+          warnings.push({ path: pathString([...path, String(key)]), message: `${JSON.stringify(key)} is repeated in this object; as JSON, the last value counts`, line: at.line, column: at.col, rule: "duplicate-json-key" });
         }
         seen.add(key);
         stack.push({ node: pair.value, path: [...path, String(key)] });

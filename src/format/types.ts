@@ -87,3 +87,9 @@ export function gateKind(gate: GateDef): "schema" | "predicate" | "http" | "appr
   const kinds = (["schema", "predicate", "http", "approve"] as const).filter((k) => gate[k] !== undefined);
   return kinds.length === 1 ? kinds[0] : undefined;
 }
+
+/** A tool's one kind; undefined when it has none or several (which the format's rules refuse). */
+export function toolKind(tool: ToolDef): "openapi" | "mcp" | "verifier" | undefined {
+  const kinds = (["openapi", "mcp", "verifier"] as const).filter((k) => tool[k] !== undefined);
+  return kinds.length === 1 ? kinds[0] : undefined;
+}

@@ -115,7 +115,7 @@ export class ArgumentChecker {
   }
 
   private warn(path: PathSegment[], message: string, atKey?: true): void {
-    this.warnings.push({ path, message, ...(atKey ? { atKey } : {}) });
+    this.warnings.push({ rule: "call-arguments", path, message, ...(atKey ? { atKey } : {}) });
   }
 }
 

@@ -12,7 +12,7 @@ export function checkExpressions(doc: StepfileDocument): RawIssue[] {
   // `results` naming an operation the step cannot call is always empty, but
   // the format does not refuse it, and stepfiles of other runtimes must load.
   const report = (at: PathSegment[], check: ExpressionCheck) => {
-    for (const issue of check.issues) issues.push({ path: [...at, ...parsePath(issue.path)], message: issue.message, ...(issue.warning ? { warning: true as const } : {}) });
+    for (const issue of check.issues) issues.push({ path: [...at, ...parsePath(issue.path)], message: issue.message, ...(issue.warning ? { warning: true as const } : {}), rule: issue.rule ?? "expression" });
   };
 
   // Rule 12: setting patterns run under RE2 too.
@@ -21,7 +21,7 @@ export function checkExpressions(doc: StepfileDocument): RawIssue[] {
     try {
       compileRegex(setting.pattern);
     } catch (error) {
-      issues.push({ path: ["settings", name, "pattern"], message: `pattern does not compile under RE2: ${(error as Error).message}` });
+      issues.push({ path: ["settings", name, "pattern"], message: `pattern does not compile under RE2: ${(error as Error).message}`, rule: "urls-and-settings" });
     }
   }
 

@@ -7,7 +7,6 @@ import { hashJson } from "../format/identity.js";
 import { pointerPath } from "../format/path.js";
 import { readBounded, type BoundedRead } from "../format/read-bounded.js";
 import { checkRules, type RawIssue } from "../format/rules.js";
-import { checkWarnings } from "../format/warnings.js";
 import { loneSurrogateIssues } from "../format/surrogates.js";
 import { DEFAULT_MAX_STEPFILE_BYTES } from "../limits.js";
 import { capText, LISTED_ISSUES } from "../quote.js";
@@ -16,7 +15,7 @@ import type { StepfileDocument } from "../format/types.js";
 import { compileStepfile, type CompiledStepfile } from "./compile.js";
 import { checkExpressions } from "./expression-rules.js";
 import structure from "./structure-check.js";
-import { stepfileWarnings } from "./warnings.js";
+import { runRules } from "./rules/run.js";
 
 export interface LoadedStepfile {
   readonly doc: StepfileDocument;
@@ -24,7 +23,7 @@ export interface LoadedStepfile {
   readonly compiled: CompiledStepfile;
   /** Where it came from, for messages: a path, a catalog name or "draft". */
   readonly source: string;
-  /** Likely mistakes the format does not forbid (src/format/warnings.ts) and what would silently fail (src/loader/warnings.ts): for the author, never a refusal. */
+  /** Likely mistakes the format does not forbid and what would silently fail (the rules of src/loader/rules/), sorted by place: for the author, never a refusal. */
   readonly warnings: readonly Issue[];
 }
 
@@ -64,7 +63,7 @@ export async function loadStepfileFile(path: string, source = path, maxBytes = D
 /** StepfileInvalid in one line: the file was refused before parsing, so no line or path applies. */
 export class StepfileTooLarge extends StepfileInvalid {
   constructor(file: string, reason: string) {
-    super([{ path: "", message: reason }], file);
+    super([{ path: "", message: reason, rule: "file-size" }], file);
     this.message = `${file} ${reason}`;
   }
 }
@@ -91,18 +90,18 @@ export function loadStepfileText(text: string, source: string, cache?: LoadCache
 
 function fullLoad(text: string, source: string): LoadedStepfile {
   const parsed = parseSource(text);
-  if ("issues" in parsed) throw new StepfileInvalid(parsed.issues, source);
+  if ("issues" in parsed) throw new StepfileInvalid(parsed.issues.map((i) => ({ ...i, rule: "syntax" })), source);
   const fail = (raw: RawIssue[]): never => {
     throw new StepfileInvalid(positioned(raw, parsed), source);
   };
-  if (!structure(parsed.data)) fail(structureIssues(structure.errors ?? []));
+  if (!structure(parsed.data)) fail(structureIssues(structure.errors ?? []).map((i) => ({ ...i, rule: "structure" })));
   const doc = parsed.data as StepfileDocument;
-  const checked = [...loneSurrogateIssues(doc), ...checkRules(doc), ...checkExpressions(doc), ...checkWarnings(doc)];
+  const checked = [...loneSurrogateIssues(doc).map((i) => ({ ...i, rule: "lone-surrogate" })), ...checkRules(doc), ...checkExpressions(doc)];
   const ruleIssues = checked.filter((i) => !i.warning);
   if (ruleIssues.length > 0) fail(ruleIssues);
   const { compiled, issues } = compileStepfile(doc);
-  if (!compiled) fail(issues);
-  const warnings = [...(parsed.warnings ?? []), ...positioned(checked.filter((i) => i.warning), parsed), ...positioned(stepfileWarnings(doc), parsed)];
+  if (!compiled) fail(issues.map((i) => ({ ...i, rule: "schema" })));
+  const warnings = byPlace([...(parsed.warnings ?? []), ...positioned([...checked, ...runRules(doc)], parsed)]);
   return deepFreeze({ doc, identity: hashJson(doc), compiled: compiled!, source, warnings });
 }
 
@@ -117,9 +116,15 @@ function positioned(raw: RawIssue[], parsed: ParsedSource): Issue[] {
     // Only listed issues need a line; locating is a walk of the tree, and a
     // file with 100,000 unknown keys would otherwise take minutes.
     const at = out.length < LISTED_ISSUES ? parsed.locate(issue.path, issue.atKey) : undefined;
-    out.push({ path, message: issue.message, ...(at ? { line: at.line, column: at.column } : {}) });
+    out.push({ path, message: issue.message, ...(at ? { line: at.line, column: at.column } : {}), ...(issue.rule ? { rule: issue.rule } : {}) });
   }
   return out;
+}
+
+/** Findings by line and column, as a linter lists them; one without a place keeps its order, after those with one. */
+function byPlace(issues: Issue[]): Issue[] {
+  const at = (i: Issue) => (i.line === undefined ? Infinity : i.line * 1e6 + (i.column ?? 0));
+  return issues.map((issue, index) => ({ issue, index })).sort((a, b) => at(a.issue) - at(b.issue) || a.index - b.index).map((e) => e.issue);
 }
 
 /**

@@ -77,15 +77,16 @@ steps:
       - { id: produces, schema: { type: object } }
       - { id: s, schema: { type: object }, message: ignored, explain: { var: x } }
 `;
+    // Listed by line and column, as a linter lists findings.
     expect(warningsOf(text)).toEqual([
-      "steps[1].gates[1].id: gate id produces is also the name Stepgate reports its own produces check under, so the two cannot be told apart",
-      "steps[1].gates[2].message: message belongs to predicate gates; a schema gate ignores it",
-      "steps[1].gates[2].explain: explain belongs to predicate gates; a schema gate ignores it",
       'steps[0].do.calls[1].id: no responses.<id> path can read a call with id "dotted.id" (empty, or with a dot)',
       "steps[1].instructions: the instructions are empty, so the agent is told nothing",
       "steps[1].tools[1]: getX is listed more than once",
-      "steps[1].gates[0].message: the message is empty, so a failure explains nothing",
       'steps[1].let["a.b"]: no let.<name> path can read a let entry named "a.b" (empty, or with a dot)',
+      "steps[1].gates[0].message: the message is empty, so a failure explains nothing",
+      "steps[1].gates[1].id: gate id produces is also the name Stepgate reports its own produces check under, so the two cannot be told apart",
+      "steps[1].gates[2].message: message belongs to predicate gates; a schema gate ignores it",
+      "steps[1].gates[2].explain: explain belongs to predicate gates; a schema gate ignores it",
     ]);
   });
 

@@ -31,8 +31,8 @@ describe("repeated names in a JSON stepfile", () => {
     const loaded = loadStepfileText(repeated, "dup.stepfile.json");
     const duplicates = loaded.warnings.filter((w) => w.message.includes("is repeated"));
     expect(duplicates).toEqual([
-      { path: "inputs.properties.n", message: `"n" is repeated in this object; as JSON, the last value counts`, line: 5, column: 76 },
-      { path: "title", message: `"title" is repeated in this object; as JSON, the last value counts`, line: 9, column: 3 },
+      { path: "inputs.properties.n", message: `"n" is repeated in this object; as JSON, the last value counts`, line: 5, column: 76, rule: "duplicate-json-key" },
+      { path: "title", message: `"title" is repeated in this object; as JSON, the last value counts`, line: 9, column: 3, rule: "duplicate-json-key" },
     ]);
   });
 

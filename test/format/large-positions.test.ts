@@ -46,7 +46,7 @@ describe("positions in a large stepfile", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(StepfileInvalid);
-    expect((error as StepfileInvalid).issues).toStrictEqual([{ path: "steps[986].colour", message: "unknown field colour", ...positionOf(text, "colour: blue") }]);
+    expect((error as StepfileInvalid).issues).toStrictEqual([{ path: "steps[986].colour", message: "unknown field colour", ...positionOf(text, "colour: blue"), rule: "structure" }]);
   });
 
   it("places warnings of a stepfile that loads at their lines and columns", { timeout: 2 * REPLY_MS }, () => {
@@ -58,10 +58,10 @@ describe("positions in a large stepfile", () => {
     const instructions = { column: `    instructions: `.length + 1 };
     const message = { column: `      - { id: counted, message: `.length + 1 };
     expect(loaded.warnings).toStrictEqual([
-      { path: "steps[2].instructions", message: "the instructions are empty, so the agent is told nothing", line: line(3, 1), ...instructions },
-      { path: "steps[2].gates[1].message", message: "the message is empty, so a failure explains nothing", line: line(3, 5), ...message },
-      { path: "steps[998].instructions", message: "the instructions are empty, so the agent is told nothing", line: line(999, 1), ...instructions },
-      { path: "steps[998].gates[1].message", message: "the message is empty, so a failure explains nothing", line: line(999, 5), ...message },
+      { path: "steps[2].instructions", message: "the instructions are empty, so the agent is told nothing", line: line(3, 1), ...instructions, rule: "empty-text" },
+      { path: "steps[2].gates[1].message", message: "the message is empty, so a failure explains nothing", line: line(3, 5), ...message, rule: "empty-text" },
+      { path: "steps[998].instructions", message: "the instructions are empty, so the agent is told nothing", line: line(999, 1), ...instructions, rule: "empty-text" },
+      { path: "steps[998].gates[1].message", message: "the message is empty, so a failure explains nothing", line: line(999, 5), ...message, rule: "empty-text" },
     ]);
   });
 });

@@ -1,30 +1,28 @@
-// Load-time warnings: things that load and run but would silently fail.
-// They never refuse a file (the format accepts everything it allows); the
-// loader keeps them on the LoadedStepfile, stepgate_validate lists them and
-// serving prints them once. Four kinds:
-// - a literal `var` path into inputs, an earlier step's output or this
-//   step's output naming a property its schema does not declare (it would be
-//   null at run time), and a path read through `results`, `calls[].result`,
-//   a tool's `select`, or, in a mechanical step's templates,
-//   `responses.<id>` and `item`, that the operation's response schemas rule
-//   out or do not document (src/loader/schema-views.ts says when), each with
-//   the nearest declared name as a suggestion; an earlier mechanical step's
-//   output is known from its `output` template, merged with its `produces`;
-// - a mechanical call's arguments that its inline OpenAPI operation would
-//   refuse (src/loader/argument-warnings.ts);
-// - `output.`, `inputs.`, `steps.` or `let.` read inside an iterating
-//   operator's item scope, where `var` reads the current item instead;
-// - a predicate gate without explain whose shape explains nothing, so a
-//   failing submission gets the message alone.
-import { explainsItself } from "../expr/index.js";
+// The path walk: what each literal `var` path of a stepfile reads, walked
+// once through the schemas that say what it can hold, for the rules that
+// judge it (src/loader/rules/): `undeclared-path` (a literal path into
+// inputs, an earlier step's output or this step's output naming a property
+// its schema does not declare, so it would be null at run time, and a path
+// read through `results`, `calls[].result`, a tool's `select`, or, in a
+// mechanical step's templates, `responses.<id>` and `item`, that the
+// operation's response schemas rule out or do not document;
+// src/loader/schema-views.ts says when), `step-data-in-item-scope`
+// (`output.`, `inputs.`, `steps.` or `let.` read inside an iterating
+// operator's item scope, where `var` reads the current item instead) and
+// `call-arguments` (a mechanical call's arguments that its inline OpenAPI
+// operation would refuse, src/loader/argument-warnings.ts, which needs the
+// types the walk knows). One walk feeds the three, as ESLint's scope
+// analysis is computed once for every rule that reads it; each finding
+// carries its rule's id. An earlier mechanical step's output is known from
+// its `output` template, merged with its `produces`.
 import { templateKind } from "../expr/template.js";
 import { closestNames } from "../format/closest-names.js";
 import type { RawIssue } from "../format/rules.js";
 import type { PathSegment } from "../format/source.js";
 import type { StepDef, StepfileDocument } from "../format/types.js";
 import { ArgumentChecker } from "./argument-warnings.js";
-import { operationInputs, type OperationInputs } from "./operation-inputs.js";
-import { inlineOperations, inlineResponseSchemas, type LocatedSchema, type OperationResponses } from "./response-schemas.js";
+import type { OperationInputs } from "./operation-inputs.js";
+import type { LocatedSchema, OperationResponses } from "./response-schemas.js";
 import { AuthorView, ListView, MergedView, RecordView, ResponseView, UNDECLARED, viewOf, type Member, type SchemaView } from "./schema-views.js";
 
 type Schema = Record<string, unknown>;
@@ -47,14 +45,23 @@ const RESULT_TYPES: Record<string, string> = {
   object: "object", assign: "object",
 };
 
-export function stepfileWarnings(doc: StepfileDocument): RawIssue[] {
+/** The rule ids the walk reports under (each rule's file says what it finds). */
+export const UNDECLARED_PATH = "undeclared-path";
+export const STEP_DATA_IN_ITEM_SCOPE = "step-data-in-item-scope";
+export const CALL_ARGUMENTS = "call-arguments";
+
+/** What the file's OpenAPI documents say of each exposed operation (inline ones, and fetched ones placed inline by the caller). */
+export interface OperationFacts {
+  responses: ReadonlyMap<string, OperationResponses>;
+  inputs: ReadonlyMap<string, OperationInputs>;
+}
+
+export function walkPaths(doc: StepfileDocument, operations: OperationFacts): RawIssue[] {
   const warnings: RawIssue[] = [];
   const defs = (doc.$defs ?? {}) as Record<string, Schema>;
   const produces = new Map<string, Schema>();
   const outputs = new Map<string, SchemaView>();
-  const operations = inlineOperations(doc);
-  const responses = inlineResponseSchemas(operations);
-  const inputs = operationInputs(operations);
+  const { responses, inputs } = operations;
   const known: Known = { defs, inputs, produces, outputs, responses };
   doc.steps.forEach((step, si) => {
     produces.set(step.id, step.produces);
@@ -81,12 +88,6 @@ export function stepfileWarnings(doc: StepfileDocument): RawIssue[] {
       if (gate.predicate === undefined) return;
       walker.walk(gate.predicate, [...at, "gates", gi, "predicate"], { kind: "top" });
       if (gate.explain !== undefined) walker.walk(gate.explain, [...at, "gates", gi, "explain"], { kind: "top" });
-      else if (typeof gate.predicate !== "string" && !explainsItself(gate.predicate)) {
-        warnings.push({
-          path: [...at, "gates", gi, "predicate"],
-          message: `gate ${gate.id} has no explain and its predicate's shape explains nothing, so a failing submission is told only "${gate.message ?? ""}"; add explain (an expression whose value says what is wrong), or use a shape that explains itself (subset, ==, none over join)`,
-        });
-      }
     });
   });
   // A tool's select reads the operation's parsed result (an error result is shown whole, never selected).
@@ -197,6 +198,7 @@ class Walker {
       const declared = viewOf(scope.view?.next(segments[0] ?? ""));
       if (STEP_DATA.has(segments[0] ?? "") && !declared && !scope.result) {
         this.warnings.push({
+          rule: STEP_DATA_IN_ITEM_SCOPE,
           path: at,
           message: `"${path}" is read inside ${scope.operator}'s item scope, where var reads the current item, not the step data, so it is not ${segments[0]}.${segments.slice(1).join(".")}; compute it outside the iteration (in let), join the two lists first (then read left. and right.), or carry it in through reduce's accumulator`,
         });
@@ -236,12 +238,12 @@ class Walker {
         const near = closestNames(segment, names)[0];
         const base = [prefix, ...segments.slice(0, i)].filter(Boolean).join(".");
         if (current.isList?.() && base !== "") {
-          this.warnings.push({ path: at, message: `"${path}": ${base} is a list in ${current.what}, and a path does not reach into each item, so ${outcome}; read the items with map: [${read(base)}, { var: ${segments.slice(i).join(".")} }]` });
+          this.warnings.push({ rule: UNDECLARED_PATH, path: at, message: `"${path}": ${base} is a list in ${current.what}, and a path does not reach into each item, so ${outcome}; read the items with map: [${read(base)}, { var: ${segments.slice(i).join(".")} }]` });
           return;
         }
         const suggestion = near ? `; did you mean ${[base, near].filter(Boolean).join(".")}?` : names.length > 0 ? ` (it declares ${listed(names)})` : "";
         const open = next === UNDECLARED ? " (the object is open, so the API may send more than it documents, but nothing says it sends this)" : "";
-        this.warnings.push({ path: at, message: `"${path}": ${current.what} declares no property ${segment} there${open}, so ${outcome}${suggestion}` });
+        this.warnings.push({ rule: UNDECLARED_PATH, path: at, message: `"${path}": ${current.what} declares no property ${segment} there${open}, so ${outcome}${suggestion}` });
         return;
       }
       current = next;
