@@ -17,6 +17,7 @@
 // its `output` template, merged with its `produces`.
 import { templateKind } from "../expr/template.js";
 import { closestNames } from "../format/closest-names.js";
+import { findPlaceholders, isPlaceholder } from "../format/placeholders.js";
 import type { RawIssue } from "../format/rules.js";
 import type { PathSegment } from "../format/source.js";
 import type { StepDef, StepfileDocument } from "../format/types.js";
@@ -49,6 +50,20 @@ const RESULT_TYPES: Record<string, string> = {
 export const UNDECLARED_PATH = "undeclared-path";
 export const STEP_DATA_IN_ITEM_SCOPE = "step-data-in-item-scope";
 export const CALL_ARGUMENTS = "call-arguments";
+export const UNRESOLVABLE_PLACEHOLDER = "unresolvable-placeholder";
+
+/** How one finding of `check` is worded, and under which rule. */
+interface CheckOptions {
+  rule?: string;
+  /** What happens at run time; given whether the schema is closed there. */
+  outcome?: string | ((closed: boolean) => string);
+  /** How a list's items are read, for the map advice. */
+  read?: (list: string) => string;
+  /** How a suggested path is written (a placeholder: in braces). */
+  suggest?: (path: string) => string;
+  /** How the path is quoted at the start of the message. */
+  quoted?: string;
+}
 
 /** What the file's OpenAPI documents say of each exposed operation (inline ones, and fetched ones placed inline by the caller). */
 export interface OperationFacts {
@@ -67,6 +82,7 @@ export function walkPaths(doc: StepfileDocument, operations: OperationFacts): Ra
     produces.set(step.id, step.produces);
     const walker = new Walker(doc, known, step, warnings);
     const at: PathSegment[] = ["steps", si];
+    if (step.when !== undefined) walker.walk(step.when, [...at, "when"], { kind: "top" });
     if (step.do) {
       // Templates over { inputs, steps, responses } (and item in an each's arguments).
       const checker = new ArgumentChecker(inputs, (e) => walker.declaredTypes(e), warnings);
@@ -80,10 +96,13 @@ export function walkPaths(doc: StepfileDocument, operations: OperationFacts): Ra
       walker.walkTemplate(step.do.output, [...at, "do", "output"]);
       const computed = walker.templateView(step.do.output, `the output template of step ${step.id}`);
       if (computed) outputs.set(step.id, computed);
-      return;
+      // Its gates run after its calls, over its computed output and those calls.
+      walker.inGates = true;
+    } else {
+      if (step.instructions !== undefined) walker.placeholders(step.instructions, [...at, "instructions"]);
+      for (const [name, expr] of Object.entries(step.let ?? {})) walker.walk(expr, [...at, "let", name], { kind: "top" });
+      for (const [key, expr] of Object.entries(step.derive ?? {})) walker.walk(expr, [...at, "derive", key], { kind: "top" });
     }
-    for (const [name, expr] of Object.entries(step.let ?? {})) walker.walk(expr, [...at, "let", name], { kind: "top" });
-    for (const [key, expr] of Object.entries(step.derive ?? {})) walker.walk(expr, [...at, "derive", key], { kind: "top" });
     (step.gates ?? []).forEach((gate, gi) => {
       if (gate.predicate === undefined) return;
       walker.walk(gate.predicate, [...at, "gates", gi, "predicate"], { kind: "top" });
@@ -118,6 +137,8 @@ const SELECT_STEP: StepDef = { id: "", produces: {} };
 class Walker {
   /** While a call with each is walked: what is known of its items (`item`). */
   eachItems: SchemaView | undefined;
+  /** While a mechanical step's gates are walked: they read { inputs, steps, output, calls }, not its templates' data. */
+  inGates = false;
   private readonly defs: Record<string, Schema>;
   private readonly produces: ReadonlyMap<string, Schema>;
   private readonly responses: ReadonlyMap<string, OperationResponses>;
@@ -179,7 +200,7 @@ class Walker {
     if (name === "var" && typeof args[0] === "string") this.path(args[0], argAt(0), scope);
     if (name === "results" && typeof args[0] === "string" && typeof args[1] === "string") {
       const view = this.resultsView(args[0]);
-      if (view) this.check(view, splitPath(args[1]), args[1], argAt(1), "", "results would give nothing from it", (list) => `{ results: [${String(args[0])}, ${list}] }`);
+      if (view) this.check(view, splitPath(args[1]), args[1], argAt(1), "", { outcome: "results would give nothing from it", read: (list) => `{ results: [${String(args[0])}, ${list}] }` });
     }
     if (ITERATIONS.has(name)) {
       this.walk(args[0], argAt(0), scope);
@@ -208,13 +229,29 @@ class Walker {
       return;
     }
     const [head, ...rest] = segments;
-    if (head === "inputs" || (!this.step.do && (head === "output" || head === "calls"))) this.check(this.topView(head), rest, path, at, head);
+    if (head === "inputs" || (this.readsStepData && (head === "output" || head === "calls"))) this.check(this.topView(head), rest, path, at, head);
     else if (head === "steps" && rest[0] !== undefined && this.produces.has(rest[0]) && rest[0] !== this.step.id) {
       this.check(this.stepView(rest[0]), rest.slice(1), path, at, `steps.${rest[0]}`);
-    } else if (head === "responses" && rest[0] !== undefined && this.step.do) {
+    } else if (head === "responses" && rest[0] !== undefined && this.step.do && !this.inGates) {
       const view = this.responseView(rest[0]);
       if (view) this.check(view, rest.slice(1), path, at, `responses.${rest[0]}`);
     } else if (head === "item" && this.eachItems) this.check(this.eachItems, rest, path, at, "item");
+  }
+
+  /**
+   * `{{inputs.<path>}}` and `{{steps.<id>.<path>}}` in instructions: a name
+   * nothing declares has no value when the step starts, and the run fails
+   * with PlaceholderUnresolved (after any mechanical steps before it ran).
+   */
+  placeholders(text: string, at: PathSegment[]): void {
+    for (const p of findPlaceholders(text)) {
+      if (!isPlaceholder(p)) continue;
+      const outcome = (closed: boolean) =>
+        `${closed ? "it will have no value" : "unless it is there anyway, it has no value"}, and the run fails with PlaceholderUnresolved when step ${this.step.id} starts`;
+      const options: CheckOptions = { rule: UNRESOLVABLE_PLACEHOLDER, outcome, quoted: `{{${p.expression}}}`, suggest: (name) => `{{${name}}}` };
+      if (p.root === "inputs") this.check(this.topView("inputs"), p.path, p.expression, at, "inputs", options);
+      else if (this.produces.has(p.path[0]!) && p.path[0] !== this.step.id) this.check(this.stepView(p.path[0]!), p.path.slice(1), p.expression, at, `steps.${p.path[0]}`, options);
+    }
   }
 
   /** `responses.<id>` in a mechanical step: the call's success responses and the error statuses it accepts; a list of them with each. */
@@ -228,32 +265,58 @@ class Walker {
   }
 
   /** Warn when a segment of `segments` is a member the view rules out. */
-  private check(view: SchemaView, segments: readonly string[], path: string, at: PathSegment[], prefix = "", outcome = "it would be null at run time", read = (list: string) => `{ var: ${list} }`): void {
+  private check(view: SchemaView, segments: readonly string[], path: string, at: PathSegment[], prefix = "", options: CheckOptions = {}): void {
+    const rule = options.rule ?? UNDECLARED_PATH;
+    const read = options.read ?? ((list: string) => `{ var: ${list} }`);
+    const suggest = options.suggest ?? ((name: string) => name);
+    const quoted = options.quoted ?? `"${path}"`;
     let current: SchemaView = view;
     for (const [i, segment] of segments.entries()) {
       const next: Member = current.next(segment);
       if (next === undefined) return;
       if (next === null || next === UNDECLARED) {
+        const closed = next === null && current.closed?.() === true;
+        const outcome = typeof options.outcome === "function" ? options.outcome(closed) : (options.outcome ?? "it would be null at run time");
         const names = current.names();
-        const near = closestNames(segment, names)[0];
         const base = [prefix, ...segments.slice(0, i)].filter(Boolean).join(".");
         if (current.isList?.() && base !== "") {
-          this.warnings.push({ rule: UNDECLARED_PATH, path: at, message: `"${path}": ${base} is a list in ${current.what}, and a path does not reach into each item, so ${outcome}; read the items with map: [${read(base)}, { var: ${segments.slice(i).join(".")} }]` });
+          const advice = rule === UNDECLARED_PATH ? `read the items with map: [${read(base)}, { var: ${segments.slice(i).join(".")} }]` : `show the whole list (${suggest(base)}), or compute what you need in an earlier step`;
+          this.warnings.push({ rule, path: at, message: `${quoted}: ${base} is a list in ${current.what}, and a path does not reach into each item, so ${outcome}; ${advice}` });
           return;
         }
-        const suggestion = near ? `; did you mean ${[base, near].filter(Boolean).join(".")}?` : names.length > 0 ? ` (it declares ${listed(names)})` : "";
-        const open = next === UNDECLARED ? " (the object is open, so the API may send more than it documents, but nothing says it sends this)" : "";
-        this.warnings.push({ rule: UNDECLARED_PATH, path: at, message: `"${path}": ${current.what} declares no property ${segment} there${open}, so ${outcome}${suggestion}` });
+        // steps.<id> is the output itself: steps.decide.output.total most often meant steps.decide.total_cents.
+        const intoOutput = segment === "output" && i === 0 && prefix.startsWith("steps.") && segments[1] !== undefined ? closestNames(segments[1], names)[0] : undefined;
+        const near = intoOutput ? undefined : closestNames(segment, names)[0];
+        const suggestion = intoOutput
+          ? `; ${prefix} is that step's output itself, with no output member: did you mean ${suggest(`${prefix}.${intoOutput}`)}?`
+          : near
+            ? `; did you mean ${suggest([base, near].filter(Boolean).join("."))}?`
+            : names.length > 0
+              ? ` (it declares ${listed(names)})`
+              : "";
+        const open = next === UNDECLARED ? " (the object is open, so the API may send more than it documents, but nothing says it sends this)" : closed ? " (it is closed: additionalProperties is false)" : "";
+        this.warnings.push({ rule, path: at, message: `${quoted}: ${current.what} declares no property ${segment} there${open}, so ${outcome}${suggestion}` });
         return;
       }
       current = next;
     }
   }
 
+  /** What `calls` can hold here: the operations an agent step lists in tools, or those a mechanical step's calls make. */
+  private get callable(): string[] {
+    if (!this.step.do) return this.step.tools ?? [];
+    return [...new Set((this.step.do.calls ?? []).map((c) => c.operation))];
+  }
+
+  /** Whether `output` and `calls` are step data here: in an agent step, and in a mechanical step's gates (not its templates). */
+  private get readsStepData(): boolean {
+    return !this.step.do || this.inGates;
+  }
+
   private topView(head: "inputs" | "output" | "calls"): SchemaView {
     if (head === "inputs") return new AuthorView(this.doc.inputs, this.defs, "the inputs schema");
     if (head === "output") return this.stepView(this.step.id);
-    return this.callsView(this.step.tools ?? [], false);
+    return this.callsView(this.callable, false);
   }
 
   /** An earlier step's output: what its produces declares, and for a mechanical step what its output template computes. */
@@ -267,8 +330,8 @@ class Walker {
   private callsView(tools: readonly string[], successOnly: boolean): SchemaView {
     const candidates = tools.map((t) => (successOnly ? this.responses.get(t)?.success : this.responses.get(t)?.any));
     const known = tools.length > 0 && candidates.every((c) => c !== undefined);
-    const kind = successOnly ? "success response schema" : "response schemas (errors included, as is_error says)";
-    const result = known ? new ResponseView(candidates.flat() as NonNullable<(typeof candidates)[number]>, `the ${kind} of ${tools.join(", ")}`) : undefined;
+    const kind = successOnly ? "each success response" : "each response (errors included, as is_error says)";
+    const result = known ? new ResponseView(candidates.flat() as NonNullable<(typeof candidates)[number]>, `${kind} of ${tools.join(", ")}`) : undefined;
     return new ListView(new RecordView({ tool: undefined, arguments: this.argumentsView(tools), result, is_error: undefined }, "a calls entry"), "calls");
   }
 
@@ -302,7 +365,7 @@ class Walker {
     const args = Array.isArray(value) ? value : [value];
     if (name === "filter" && isVar(args[0], "calls") && scope.kind === "top") {
       const { successOnly, tools } = narrowing(args[1]);
-      const allowed = this.step.tools ?? [];
+      const allowed = this.callable;
       return this.callsView(tools ? allowed.filter((t) => tools.includes(t)) : allowed, successOnly).items();
     }
     if (name === "filter" || name === "sort_by" || name === "unique") return this.itemView(args[0], scope);

@@ -42,6 +42,8 @@ export interface SchemaView {
   isList?(): boolean;
   /** The JSON types the value is declared with; undefined when that is not known. */
   types?(): string[] | undefined;
+  /** True when the object is closed (`additionalProperties: false`): a name it does not list can never be there. */
+  closed?(): boolean;
 }
 
 /** An author's schema, with `#/$defs/` references. */
@@ -77,6 +79,10 @@ export class AuthorView implements SchemaView {
 
   types(): string[] | undefined {
     return declaredTypes(this.resolve(this.schema));
+  }
+
+  closed(): boolean {
+    return this.resolve(this.schema)?.additionalProperties === false;
   }
 
   private wrap(schema: Schema): AuthorView {

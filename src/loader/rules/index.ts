@@ -16,6 +16,7 @@
 // A finding another pass makes (the parser, the structure, the format's
 // rules, the expression checks) is listed in reported.ts instead, with the
 // file that reports it.
+import { agentWrite } from "./agent-write.js";
 import { callArguments } from "./call-arguments.js";
 import { duplicateTool } from "./duplicate-tool.js";
 import { emptyExposes } from "./empty-exposes.js";
@@ -30,6 +31,7 @@ import { stepDataInItemScope } from "./step-data-in-item-scope.js";
 import { undeclaredPath } from "./undeclared-path.js";
 import { unexplainedGate } from "./unexplained-gate.js";
 import { unreachableName } from "./unreachable-name.js";
+import { unresolvablePlaceholder } from "./unresolvable-placeholder.js";
 import { urlUserInfo } from "./url-user-info.js";
 
 /** The rules whose check the pass runs, in the order it runs them (findings are sorted by place after). */
@@ -44,9 +46,11 @@ export const RULES: readonly Rule[] = [
   duplicateTool,
   unreachableName,
   undeclaredPath,
+  unresolvablePlaceholder,
   stepDataInItemScope,
   callArguments,
   unexplainedGate,
+  agentWrite,
 ];
 
 /** Every rule that can be reported, checked here or by another pass: what SARIF's tool.driver.rules and docs/checks.md list. */
