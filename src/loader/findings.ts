@@ -116,7 +116,7 @@ function withPinned(text: string, loaded: LoadedStepfile, fetched: ReadonlyMap<s
       rule: PINNED_DOCUMENT_UNCHECKED,
       warning: true,
       path: ["tools", id, "openapi", "url"],
-      message: `tool ${id}'s OpenAPI document (pinned by url and sha256) ${reason}, so these checks did not run against its operations: ${documentRules().join(", ")}; check where ${openapi.url} can be fetched, or give the document inline`,
+      message: `tool ${id}'s OpenAPI document (pinned by url and sha256) ${reason}, so these checks did not run against its operations: ${documentRules().join(", ")}; check where ${openapi.url} can be fetched and matches its sha256, or give the document inline`,
     });
   }
   const parsed = parseSource(text);
