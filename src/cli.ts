@@ -40,7 +40,7 @@ export async function main(argv: string[]): Promise<number> {
     case "test":
       return (await import("./cli/test-mode.js")).testMode(options);
     case "check":
-      return (await import("./cli/check.js")).checkMode(options, out);
+      return (await import("./cli/check.js")).checkMode(options, out, err);
     case "auth":
       return (await import("./cli/auth.js")).runAuth(options, {
         env: process.env,

@@ -88,8 +88,8 @@ export class Authoring {
       }
       case "stepgate_validate": {
         if (typeof args.text !== "string") return usage("stepgate_validate needs text, the draft's YAML or JSON");
-        const { validateDraft, validationText } = await import("./validate.js");
-        const validation = validateDraft(args.text, this.rules);
+        const { validateDraft, validationText, draftFindings } = await import("./validate.js");
+        const validation = validateDraft(args.text, this.rules, await draftFindings(args.text, this.options.requests, this.rules));
         return data(validationText(validation), { ...validation });
       }
       case "stepgate_try": {

@@ -3,12 +3,17 @@
 // markers still left, and, for a draft that loads, its warnings, id,
 // identity, steps and whether stepgate_try would start it. The issues and
 // warnings are the loader's findings (src/loader/findings.ts), exactly what
-// `stepgate --check` prints for a file.
+// `stepgate --check` prints for a file, each with its rule id. A document
+// pinned by url + sha256 is fetched as preflight would, when the draft rules
+// let a draft reach its host (public https, or a --draft-host), so its
+// checks run; else a finding says which did not.
 import type { Issue } from "../errors.js";
 import { parseSource } from "../format/source.js";
 import { gateKind } from "../format/types.js";
-import { textFindings } from "../loader/findings.js";
+import { fetchedFindings, textFindings, type Findings } from "../loader/findings.js";
 import { WAY_FORWARD } from "./draft-hosts.js";
+import type { AuthoringOptions } from "./options.js";
+import { settingVariable } from "../tools/settings.js";
 import { draftRuleBreaches, type DraftRuleContext } from "./draft-rules.js";
 import { todoMarkers, type TodoMarker } from "./todo-markers.js";
 
@@ -32,10 +37,11 @@ export interface Validation {
   try: { accepted: boolean; refusals: string[] };
 }
 
-export function validateDraft(text: string, rules: DraftRuleContext): Validation {
+/** `findings` are the draft's (draftFindings); by default, fetching nothing. */
+export function validateDraft(text: string, rules: DraftRuleContext, findings: Findings = textFindings(text, "draft", { unfetched: "this check fetches nothing" })): Validation {
   const parsed = parseSource(text);
   const todos = "issues" in parsed ? [] : todoMarkers(parsed);
-  const { loaded, errors, warnings } = textFindings(text, "draft");
+  const { loaded, errors, warnings } = findings;
   if (!loaded) return { valid: false, issues: errors, todos, try: { accepted: false, refusals: [] } };
   const refusals = draftRuleBreaches(loaded.doc, rules);
   return {
@@ -53,6 +59,21 @@ export function validateDraft(text: string, rules: DraftRuleContext): Validation
     })),
     try: { accepted: refusals.length === 0, refusals },
   };
+}
+
+/** The draft's findings, each pinned document fetched through egress with no credential, from a host the draft rules let drafts reach. */
+export async function draftFindings(text: string, requests: AuthoringOptions["requests"], rules: DraftRuleContext): Promise<Findings> {
+  const { pinnedDocuments } = await import("../tools/pinned-documents.js");
+  const fetchPinned = pinnedDocuments({
+    policy: { userAgent: requests.userAgent, timeoutMs: requests.timeoutMs, maxBytes: requests.maxBytes, env: {} },
+    // Only the settings granted to drafts are read, as stepgate_try reads them.
+    env: Object.fromEntries(rules.grants.settings.map((name) => [settingVariable(name), rules.env[settingVariable(name)]])),
+    refuse: (url) => {
+      const problem = rules.publicUrl(url);
+      return problem === undefined ? undefined : `${url.href} ${problem}; ${WAY_FORWARD.draft}`;
+    },
+  });
+  return fetchedFindings(text, "draft", { fetchPinned });
 }
 
 function issueLine(i: Issue): string {

@@ -1,15 +1,22 @@
-// `stepgate --check [--strict] [--json] <stepfile | catalog name>...`, for CI:
-// load each file and print every error and warning as file:line:column, the
-// findings stepgate_validate gives (src/loader/findings.ts). Exit 1 when a
-// file is invalid (with --strict, also when one has a warning), 2 when one
-// cannot be read or named, else 0. Nothing is served and nothing is fetched:
-// an OpenAPI document given by url is known only at preflight.
+// `stepgate --check [--strict] [--format text|json|sarif] [--ignore <rule>]...
+// [--offline] <stepfile | catalog name>...`, for CI: load each file and print
+// every error and warning, the findings stepgate_validate gives
+// (src/loader/findings.ts), each with its rule id, by file, line and column:
+// as file:line:column lines, one JSON report, or SARIF 2.1.0 (check-sarif.ts)
+// for code scanning. Exit 1 when a file is invalid (with --strict, also when
+// one has a warning), 2 when one cannot be read or named, or a rule given to
+// --ignore does not exist, else 0. Nothing is served. An OpenAPI document
+// pinned by url + sha256 is fetched as preflight fetches it, so its checks
+// run; with --offline, or when it cannot be fetched, a finding says which
+// checks did not run.
 import { StepfileUnreadable, type Issue } from "../errors.js";
-import { fileFindings } from "../loader/findings.js";
+import { closestNames } from "../format/closest-names.js";
+import { fileFindings, type FindingOptions } from "../loader/findings.js";
+import { ALL_RULES, ruleById } from "../loader/rules/index.js";
 import { resolveArgument, UnknownCatalogName } from "./catalog.js";
 import type { Options } from "./options.js";
 
-interface FileReport {
+export interface FileReport {
   file: string;
   valid: boolean;
   errors: Issue[];
@@ -18,14 +25,32 @@ interface FileReport {
   unreadable?: string;
 }
 
-export async function checkMode(options: Options, out: (text: string) => void): Promise<number> {
+export async function checkMode(options: Options, out: (text: string) => void, err: (line: string) => void = () => undefined): Promise<number> {
+  for (const id of options.ignore) {
+    const rule = ruleById(id);
+    if (rule?.severity === "warning") continue;
+    const near = closestNames(id, ALL_RULES.filter((r) => r.severity === "warning").map((r) => r.id))[0];
+    err(
+      rule
+        ? `stepgate: --ignore ${id}: ${id} is a refusal (a rule of the format), so a file that breaks it does not load; only warnings can be turned off`
+        : `stepgate: --ignore ${id}: no rule has this id${near ? `; did you mean ${near}?` : ""} (docs/checks.md lists them)`,
+    );
+    return 2;
+  }
+  const findingOptions: FindingOptions = { ignore: new Set(options.ignore), ...(options.offline ? { unfetched: "--offline skips fetching" } : { fetchPinned: await pinnedFetcher(options) }) };
   const reports: FileReport[] = [];
-  for (const arg of options.positionals) reports.push(await checkOne(arg, options.maxStepfileBytes));
+  for (const arg of options.positionals) reports.push(await checkOne(arg, options.maxStepfileBytes, findingOptions));
+  reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const errors = reports.reduce((n, r) => n + r.errors.length + (r.unreadable ? 1 : 0), 0);
   const warnings = reports.reduce((n, r) => n + r.warnings.length, 0);
   const code = reports.some((r) => r.unreadable) ? 2 : errors > 0 || (options.strict && warnings > 0) ? 1 : 0;
-  if (options.json) {
+  if (options.format === "json") {
     out(`${JSON.stringify({ ok: code === 0, strict: options.strict, errors, warnings, files: reports }, null, 2)}\n`);
+    return code;
+  }
+  if (options.format === "sarif") {
+    const { sarifLog } = await import("./check-sarif.js");
+    out(`${sarifLog(reports, (arg) => resolvedPath(arg))}\n`);
     return code;
   }
   const lines: string[] = [];
@@ -40,7 +65,35 @@ export async function checkMode(options: Options, out: (text: string) => void): 
   return code;
 }
 
-async function checkOne(arg: string, maxBytes: number): Promise<FileReport> {
+/** The fetch preflight makes, with the operator's --allow-private-host names and limits; loaded only when a check may fetch. */
+async function pinnedFetcher(options: Options): Promise<NonNullable<FindingOptions["fetchPinned"]>> {
+  const [{ pinnedDocuments }, { addressGuard, userAgent }, { packageVersion }] = await Promise.all([import("../tools/pinned-documents.js"), import("../egress/index.js"), import("./package-root.js")]);
+  let fetch: NonNullable<FindingOptions["fetchPinned"]> | undefined;
+  // The egress policy (and undici's dispatcher) is made on the first pinned document, so a check of inline documents makes none.
+  return (toolId, doc) => {
+    fetch ??= pinnedDocuments({
+      policy: {
+        userAgent: userAgent(packageVersion(), options.contact),
+        timeoutMs: options.limits.requestTimeoutMs,
+        maxBytes: options.limits.responseBytes,
+        env: {},
+        addresses: addressGuard({ allowPrivateHosts: options.allowPrivateHosts }),
+      },
+      env: process.env,
+    });
+    return fetch(toolId, doc);
+  };
+}
+
+function resolvedPath(arg: string): string | undefined {
+  try {
+    return resolveArgument(arg);
+  } catch {
+    return undefined;
+  }
+}
+
+async function checkOne(arg: string, maxBytes: number, findingOptions: FindingOptions): Promise<FileReport> {
   let path: string;
   try {
     path = resolveArgument(arg);
@@ -49,7 +102,7 @@ async function checkOne(arg: string, maxBytes: number): Promise<FileReport> {
     throw error;
   }
   try {
-    const { loaded, errors, warnings } = await fileFindings(path, arg, maxBytes);
+    const { loaded, errors, warnings } = await fileFindings(path, arg, maxBytes, findingOptions);
     return { file: arg, valid: loaded !== undefined, errors, warnings };
   } catch (error) {
     if (error instanceof StepfileUnreadable) return { file: arg, valid: false, errors: [], warnings: [], unreadable: error.message };
@@ -57,7 +110,7 @@ async function checkOne(arg: string, maxBytes: number): Promise<FileReport> {
   }
 }
 
-/** One finding in the form compilers use (file:line:column: severity: ...), which CI annotators read. */
+/** One finding in the form compilers use (file:line:column: severity: ... [rule]), which CI annotators read. */
 function line(file: string, severity: "error" | "warning", issue: Issue): string {
   const where = issue.line !== undefined ? `${file}:${issue.line}:${issue.column ?? 1}` : file;
   return `${where}: ${severity}: ${issue.path || "(top level)"}: ${issue.message}${issue.rule ? ` [${issue.rule}]` : ""}`;

@@ -49,6 +49,12 @@ export interface Options {
   json: boolean;
   /** --check: a warning fails the check too. */
   strict: boolean;
+  /** --check: how findings are written (--format; --json is --format json). */
+  format: "text" | "json" | "sarif";
+  /** --check: rule ids left out of this run (--ignore, repeatable). */
+  ignore: string[];
+  /** --check: fetch no pinned OpenAPI document (--offline). */
+  offline: boolean;
   html?: string;
   positionals: string[];
 }
@@ -71,6 +77,9 @@ export function parseOptions(argv: string[]): Options {
         test: { type: "boolean" },
         check: { type: "boolean" },
         strict: { type: "boolean" },
+        format: { type: "string" },
+        ignore: { type: "string", multiple: true },
+        offline: { type: "boolean" },
         verify: { type: "boolean" },
         auth: { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -143,6 +152,9 @@ export function parseOptions(argv: string[]): Options {
     cache: !v["no-cache"],
     json: v.json ?? false,
     strict: v.strict ?? false,
+    format: v.json ? "json" : "text",
+    ignore: v.ignore ?? [],
+    offline: v.offline ?? false,
     positionals: parsed.positionals,
   };
   if (v.http !== undefined) {
@@ -176,9 +188,23 @@ export function parseOptions(argv: string[]): Options {
     throw new UsageError("--test takes a stepfile (or catalog name) and optionally a cases file");
   }
   if (v.strict && mode !== "check") throw new UsageError("--strict is only for --check");
+  checkOptions(mode, v, options);
   if (mode === "check" && options.positionals.length === 0) throw new UsageError("--check needs at least one stepfile (or catalog name)");
   if (mode === "auth" && options.positionals.length !== 2) throw new UsageError("--auth takes a stepfile (or catalog name) and a credential name");
   return options;
+}
+
+/** --check's own options: anywhere else they would be silently ignored. Rule ids are checked by --check itself, which loads the rules. */
+function checkOptions(mode: Options["mode"], v: Record<string, string | boolean | string[] | undefined>, options: Options) {
+  for (const flag of ["format", "ignore", "offline"]) {
+    if (v[flag] !== undefined && mode !== "check") throw new UsageError(`--${flag} is only for --check`);
+  }
+  const format = v.format;
+  if (typeof format === "string") {
+    if (format !== "text" && format !== "json" && format !== "sarif") throw new UsageError(`--format ${JSON.stringify(format)}: expected text, json or sarif`);
+    if (v.json && format !== "json") throw new UsageError(`--json is --format json; it cannot be combined with --format ${format}`);
+    options.format = format;
+  }
 }
 
 /** --auth's own options: anywhere else they would be silently ignored. */

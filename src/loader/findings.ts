@@ -1,41 +1,133 @@
 // Every finding of one stepfile from the loader's one pass: the errors that
-// refuse it, or the warnings of a file that loads. stepgate_validate (a
-// draft's text) and `stepgate --check` (files) both read them here, so the
-// two can never disagree.
+// refuse it, or the warnings of a file that loads, each with its rule id.
+// stepgate_validate (a draft's text) and `stepgate --check` (files) both read
+// them here, so the two can never disagree.
+//
+// A tool whose OpenAPI document is pinned by url + sha256 has no operations
+// in the file itself, so the checks that read operations would say nothing
+// of it. Given a way to fetch it (`fetchPinned`, the fetch preflight makes),
+// the rules run again with each fetched document in place of its url; a
+// document that is not fetched (no way given: --offline; or the fetch or
+// its digest check failed) is itself a finding, `pinned-document-unchecked`,
+// naming the tool and the checks that did not run.
 import { StepfileInvalid, type Issue } from "../errors.js";
-import { loadStepfileFile, loadStepfileText, type LoadedStepfile } from "./load.js";
+import type { RawIssue } from "../format/rules.js";
+import { parseSource } from "../format/source.js";
+import type { StepfileDocument, ToolDef } from "../format/types.js";
+import { byPlace, loadStepfileText, placeIssues, readStepfileText, type LoadedStepfile } from "./load.js";
+import { RULES } from "./rules/index.js";
+import { runRules } from "./rules/run.js";
 
 export interface Findings {
   /** The stepfile, when it loads. */
   loaded?: LoadedStepfile;
-  /** What refuses it (StepfileInvalid's issues); empty when it loads. */
+  /** What refuses it (StepfileInvalid's issues), by line and column; empty when it loads. */
   errors: Issue[];
-  /** Likely mistakes in a file that loads; empty when it does not. */
+  /** Likely mistakes in a file that loads, by line and column; empty when it does not. */
   warnings: Issue[];
 }
 
-export function textFindings(text: string, source: string): Findings {
+/** Fetches the document tool `toolId` of `doc` pins, checked against its digest; throws, saying why, when it cannot. */
+export type FetchPinned = (toolId: string, doc: StepfileDocument) => Promise<Record<string, unknown>>;
+
+export interface FindingOptions {
+  /** Rule ids whose findings are left out (`--ignore`). */
+  ignore?: ReadonlySet<string>;
+  /** How pinned documents are fetched; without it none is, and `unfetched` says why. */
+  fetchPinned?: FetchPinned;
+  /** Why pinned documents are not fetched when `fetchPinned` is not given, e.g. "--offline skips fetching". */
+  unfetched?: string;
+}
+
+export const PINNED_DOCUMENT_UNCHECKED = "pinned-document-unchecked";
+
+/** A text's findings, fetching nothing: a pinned document is reported unchecked, saying `options.unfetched`. */
+export function textFindings(text: string, source: string, options: FindingOptions = {}): Findings {
+  const loaded = tryLoad(text, source);
+  return "errors" in loaded ? loaded : found(text, loaded, new Map(), options);
+}
+
+/** A text's findings, each pinned document fetched with `options.fetchPinned` first. */
+export async function fetchedFindings(text: string, source: string, options: FindingOptions): Promise<Findings> {
+  const loaded = tryLoad(text, source);
+  if ("errors" in loaded) return loaded;
+  const fetched = new Map<string, Fetched>();
+  if (options.fetchPinned) {
+    for (const id of pinnedTools(loaded.doc)) {
+      try {
+        fetched.set(id, { document: await options.fetchPinned(id, loaded.doc) });
+      } catch (error) {
+        fetched.set(id, { reason: `could not be fetched: ${(error as Error).message}` });
+      }
+    }
+  }
+  return found(text, loaded, fetched, options);
+}
+
+/** A file's findings, fetching pinned documents when `options.fetchPinned` is given; a file that cannot be read throws StepfileUnreadable, as loading does. */
+export async function fileFindings(path: string, source: string, maxBytes?: number, options: FindingOptions = {}): Promise<Findings> {
+  let text: string;
   try {
-    return found(loadStepfileText(text, source));
+    text = await readStepfileText(path, source, maxBytes);
+  } catch (error) {
+    return refused(error);
+  }
+  return fetchedFindings(text, source, options);
+}
+
+type Fetched = { document: Record<string, unknown> } | { reason: string };
+
+function tryLoad(text: string, source: string): LoadedStepfile | Findings {
+  try {
+    return loadStepfileText(text, source);
   } catch (error) {
     return refused(error);
   }
 }
 
-/** A file's findings; a file that cannot be read throws StepfileUnreadable, as loading does. */
-export async function fileFindings(path: string, source: string, maxBytes?: number): Promise<Findings> {
-  try {
-    return found(await loadStepfileFile(path, source, maxBytes));
-  } catch (error) {
-    return refused(error);
-  }
+function found(text: string, loaded: LoadedStepfile, fetched: ReadonlyMap<string, Fetched>, options: FindingOptions): Findings {
+  const warnings = pinnedTools(loaded.doc).length > 0 ? withPinned(text, loaded, fetched, options) : [...loaded.warnings];
+  return { loaded, errors: [], warnings: warnings.filter((w) => !options.ignore?.has(w.rule ?? "")) };
 }
 
-function found(loaded: LoadedStepfile): Findings {
-  return { loaded, errors: [], warnings: [...loaded.warnings] };
+/** The ids of the rules whose checks read the file's OpenAPI operations: what does not run against a document that is not fetched. */
+export function documentRules(): string[] {
+  return RULES.filter((r) => r.readsOperations).map((r) => r.id);
+}
+
+function pinnedTools(doc: StepfileDocument): string[] {
+  return Object.entries(doc.tools ?? {})
+    .filter(([, tool]) => tool.openapi?.url !== undefined)
+    .map(([id]) => id);
+}
+
+function withPinned(text: string, loaded: LoadedStepfile, fetched: ReadonlyMap<string, Fetched>, options: FindingOptions): Issue[] {
+  const tools: Record<string, ToolDef> = { ...loaded.doc.tools };
+  const unchecked: RawIssue[] = [];
+  for (const id of pinnedTools(loaded.doc)) {
+    const openapi = tools[id]!.openapi!;
+    const got = fetched.get(id);
+    if (got && "document" in got) {
+      tools[id] = { ...tools[id]!, openapi: { ...openapi, document: got.document } };
+      continue;
+    }
+    const reason = got?.reason ?? `was not fetched (${options.unfetched ?? "nothing here fetches documents"})`;
+    unchecked.push({
+      rule: PINNED_DOCUMENT_UNCHECKED,
+      warning: true,
+      path: ["tools", id, "openapi", "url"],
+      message: `tool ${id}'s OpenAPI document (pinned by url and sha256) ${reason}, so these checks did not run against its operations: ${documentRules().join(", ")}; check where ${openapi.url} can be fetched and matches its sha256, or give the document inline`,
+    });
+  }
+  const parsed = parseSource(text);
+  if ("issues" in parsed) return [...loaded.warnings];
+  // The rules' findings are made again from the document with the fetched ones in place; the other passes' stay as the load found them.
+  const checked = new Set(RULES.map((r) => r.id));
+  const kept = loaded.warnings.filter((w) => !checked.has(w.rule ?? ""));
+  return byPlace([...kept, ...placeIssues([...runRules({ ...loaded.doc, tools }), ...unchecked], parsed)]);
 }
 
 function refused(error: unknown): Findings {
-  if (error instanceof StepfileInvalid) return { errors: error.issues, warnings: [] };
+  if (error instanceof StepfileInvalid) return { errors: byPlace(error.issues), warnings: [] };
   throw error;
 }

@@ -50,6 +50,11 @@ export interface LoadCache {
 }
 
 export async function loadStepfileFile(path: string, source = path, maxBytes = DEFAULT_MAX_STEPFILE_BYTES, cache?: LoadCache): Promise<LoadedStepfile> {
+  return loadStepfileText(await readStepfileText(path, source, maxBytes), source, cache);
+}
+
+/** A stepfile's text; StepfileUnreadable when it cannot be read, StepfileTooLarge past `maxBytes`. */
+export async function readStepfileText(path: string, source = path, maxBytes = DEFAULT_MAX_STEPFILE_BYTES): Promise<string> {
   let read: BoundedRead;
   try {
     read = await readBounded(path, maxBytes);
@@ -57,7 +62,7 @@ export async function loadStepfileFile(path: string, source = path, maxBytes = D
     throw new StepfileUnreadable(path, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
   }
   if ("tooLarge" in read) throw new StepfileTooLarge(source, read.tooLarge);
-  return loadStepfileText(read.text, source, cache);
+  return read.text;
 }
 
 /** StepfileInvalid in one line: the file was refused before parsing, so no line or path applies. */
@@ -92,7 +97,7 @@ function fullLoad(text: string, source: string): LoadedStepfile {
   const parsed = parseSource(text);
   if ("issues" in parsed) throw new StepfileInvalid(parsed.issues.map((i) => ({ ...i, rule: "syntax" })), source);
   const fail = (raw: RawIssue[]): never => {
-    throw new StepfileInvalid(positioned(raw, parsed), source);
+    throw new StepfileInvalid(placeIssues(raw, parsed), source);
   };
   if (!structure(parsed.data)) fail(structureIssues(structure.errors ?? []).map((i) => ({ ...i, rule: "structure" })));
   const doc = parsed.data as StepfileDocument;
@@ -101,11 +106,12 @@ function fullLoad(text: string, source: string): LoadedStepfile {
   if (ruleIssues.length > 0) fail(ruleIssues);
   const { compiled, issues } = compileStepfile(doc);
   if (!compiled) fail(issues.map((i) => ({ ...i, rule: "schema" })));
-  const warnings = byPlace([...(parsed.warnings ?? []), ...positioned([...checked, ...runRules(doc)], parsed)]);
+  const warnings = placedWarnings([...checked, ...runRules(doc)], parsed);
   return deepFreeze({ doc, identity: hashJson(doc), compiled: compiled!, source, warnings });
 }
 
-function positioned(raw: RawIssue[], parsed: ParsedSource): Issue[] {
+/** Each issue found once, with its line and column (the first LISTED_ISSUES of them). */
+export function placeIssues(raw: RawIssue[], parsed: ParsedSource): Issue[] {
   const seen = new Set<string>();
   const out: Issue[] = [];
   for (const issue of raw) {
@@ -121,8 +127,13 @@ function positioned(raw: RawIssue[], parsed: ParsedSource): Issue[] {
   return out;
 }
 
+/** A file's warnings, placed and sorted: the parser's, then `raw` (each found once), by line and column. */
+export function placedWarnings(raw: RawIssue[], parsed: ParsedSource): Issue[] {
+  return byPlace([...(parsed.warnings ?? []), ...placeIssues(raw, parsed)]);
+}
+
 /** Findings by line and column, as a linter lists them; one without a place keeps its order, after those with one. */
-function byPlace(issues: Issue[]): Issue[] {
+export function byPlace(issues: Issue[]): Issue[] {
   const at = (i: Issue) => (i.line === undefined ? Infinity : i.line * 1e6 + (i.column ?? 0));
   return issues.map((issue, index) => ({ issue, index })).sort((a, b) => at(a.issue) - at(b.issue) || a.index - b.index).map((e) => e.issue);
 }

@@ -18,18 +18,9 @@ export async function openOpenApiTool(
   credential: CredentialRef | undefined,
   policy: EgressPolicy,
 ): Promise<OpenedTool> {
-  const fetchBytes = async (url: string) => {
-    // One of the seed's two exceptions: the document's own url, never with a
-    // credential. The exception is that url's host only: a redirect to
-    // another host is refused, so a public document URL (a draft's, say)
-    // cannot lead Stepgate to a private address.
-    const response = await egress({ operation: `${tool} document`, method: "GET", url }, { ...policy, allowedHosts: new Set([new URL(url).host]) });
-    if (response.status >= 400) throw new Error(`fetching ${url} answered HTTP ${response.status}`);
-    return response.body;
-  };
   let specs: Map<string, OperationSpec>;
   try {
-    specs = await loadOperations(spec as OpenApiToolSpec, exposes.map(exposedName), fetchBytes);
+    specs = await loadOperations(spec as OpenApiToolSpec, exposes.map(exposedName), documentBytes(tool, policy));
   } catch (error) {
     throw new PreflightFailed(`tool ${tool}`, (error as Error).message);
   }
@@ -86,4 +77,20 @@ function placeFor(credential: CredentialRef, op: OperationSpec): CredentialRef |
   if (credential.kind === "oauth2") return { ...credential, placement: { in: "bearer" } };
   const placement = op.security?.find((p) => p.in !== "basic") ?? { in: "bearer" as const };
   return { ...credential, placement };
+}
+
+/**
+ * How a tool's document is fetched from its url: one of the seed's two
+ * exceptions, the document's own url, never with a credential (the request names
+ * none). The exception is that url's host only: a
+ * redirect to another host is refused, so a public document URL (a draft's,
+ * say) cannot lead Stepgate to a private address. Preflight and the checks
+ * of a pinned document (src/tools/pinned-documents.ts) both fetch with it.
+ */
+export function documentBytes(tool: string, policy: EgressPolicy): (url: string) => Promise<Uint8Array> {
+  return async (url) => {
+    const response = await egress({ operation: `${tool} document`, method: "GET", url }, { ...policy, allowedHosts: new Set([new URL(url).host]) });
+    if (response.status >= 400) throw new Error(`fetching ${url} answered HTTP ${response.status}`);
+    return response.body;
+  };
 }

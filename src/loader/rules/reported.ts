@@ -29,5 +29,11 @@ export const REPORTED_RULES: readonly ReportedRule[] = [
   { id: "schema", severity: "error", reportedBy: "src/loader/compile.ts", description: "A schema is not a valid JSON Schema (2020-12), or a predicate does not compile." },
   { id: "sort-direction", severity: "warning", reportedBy: "src/expr/check.ts", description: "sort_by's direction is a literal other than \"asc\" or \"desc\", so sort_by gives null." },
   { id: "item-outside-each", severity: "warning", reportedBy: "src/expr/check.ts", description: "A mechanical step's template reads item outside the arguments of a call with each, where item is not bound." },
+  {
+    id: "pinned-document-unchecked",
+    severity: "warning",
+    reportedBy: "src/loader/findings.ts (--check and stepgate_validate only: serving fetches the document at preflight)",
+    description: "A tool's OpenAPI document is pinned by url and sha256 and was not fetched (--offline, no network, a refused host, or a digest that does not match), so the checks that read its operations did not run against it.",
+  },
   { id: "duplicate-json-key", severity: "warning", reportedBy: "src/format/source.ts", description: "A key is repeated in an object of a JSON text; the last value counts, as JSON.parse reads it." },
 ];

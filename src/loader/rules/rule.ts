@@ -20,6 +20,8 @@ export interface RuleInfo {
 /** A rule whose check is here: the one pass (run.ts) calls it once per stepfile that passed every refusal. */
 export interface Rule extends RuleInfo {
   readonly severity: "warning";
+  /** Whether the check reads the file's OpenAPI operations (context.facts): it does not run against a pinned document that was not fetched, and that finding names it. */
+  readonly readsOperations?: true;
   check(context: RuleContext): void;
 }
 
