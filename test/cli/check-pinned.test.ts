@@ -103,7 +103,7 @@ describe("stepgate --check with a pinned document", () => {
     expect(requests).toEqual([]);
     const line = run.stdout.split("\n").find((l) => l.includes("[pinned-document-unchecked]"));
     expect(line, run.stdout).toBeDefined();
-    expect(line).toMatch(/: warning: tools\.library\.openapi\.url: tool library's OpenAPI document \(pinned by url and sha256\) was not fetched \(--offline skips fetching\), so these checks did not run against its operations: undeclared-path, call-arguments; /);
+    expect(line).toMatch(/: warning: tools\.library\.openapi\.url: tool library's OpenAPI document \(pinned by url and sha256\) was not fetched \(--offline skips fetching\), so these checks did not run against its operations: undeclared-path, call-arguments, agent-write; /);
     const [, l, c] = /:(\d+):(\d+): warning/.exec(line!)!;
     expect(pointedAt(pinned(FOUR_MISTAKES[0]!.text), { line: Number(l), column: Number(c) })).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/library\.json/);
     expect(run.stdout).not.toContain("[undeclared-path]");
@@ -117,7 +117,7 @@ describe("stepgate --check with a pinned document", () => {
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as Report;
     const [gone] = report.files.find((f) => f.file === missing)!.warnings;
-    expect(gone).toMatchObject({ rule: "pinned-document-unchecked", path: "tools.library.openapi.url", message: expect.stringMatching(/could not be fetched: .*HTTP 404.*undeclared-path, call-arguments/) as unknown as string });
+    expect(gone).toMatchObject({ rule: "pinned-document-unchecked", path: "tools.library.openapi.url", message: expect.stringMatching(/could not be fetched: .*HTTP 404.*undeclared-path, call-arguments, agent-write/) as unknown as string });
     const [differs] = report.files.find((f) => f.file === changed)!.warnings;
     expect(differs!.message, differs!.message).toMatch(new RegExp(`could not be fetched: .*the document at ${base}/changed\\.json has digest sha256:[0-9a-f]{64}, but the stepfile pins ${digest}`));
     expect((await stepgate("--check", "--strict", missing)).code).toBe(1);
@@ -153,7 +153,7 @@ describe("stepgate_validate with a pinned document", () => {
   it("says the checks did not run when drafts may not reach the host", async () => {
     const answer = await validate(ungranted, pinned(FOUR_MISTAKES[0]!.text));
     expect(answer.structuredContent.warnings).toEqual([
-      expect.objectContaining({ rule: "pinned-document-unchecked", path: "tools.library.openapi.url", message: expect.stringMatching(/could not be fetched: .*only https:\/\/ is allowed.*--draft-host.*undeclared-path, call-arguments/) }),
+      expect.objectContaining({ rule: "pinned-document-unchecked", path: "tools.library.openapi.url", message: expect.stringMatching(/could not be fetched: .*127\.0\.0\.1 is this machine, which drafts reach \(over http:\/\/ too\) only once the operator grants it with --draft-host 127\.0\.0\.1:\d+.*undeclared-path, call-arguments, agent-write/) }),
     ]);
   }, 60_000);
 });

@@ -2,11 +2,17 @@
 // stepfile (test/fixtures/shop/) gets no finding, and each of the four
 // mistakes the checks used to miss, and of the six they caught already, is
 // reported alone by `stepgate --check` and by stepgate_validate (an SDK client
-// over stdio) with line:column, its rule id and what to write instead.
+// over stdio) with line:column, its rule id and what to write instead, with
+// the shop's OpenAPI document inline and pinned by url + sha256 (served on
+// 127.0.0.1).
+import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { stepgate } from "../offline/cli.js";
 import { pointedAt } from "../support/lend-books.js";
 import { FOUR_MISSED, SHOP, SHOP_FILE, SIX_CAUGHT } from "../support/shop.js";
@@ -81,4 +87,48 @@ describe("the shop stepfile and ten planted mistakes", () => {
       expect(clean.structuredContent.warnings).toBeUndefined();
     }, 120_000);
   });
+});
+
+describe("the same, with the shop's document pinned by url and sha256", () => {
+  const document = (parse(SHOP) as { tools: { shop: { openapi: { document: unknown } } } }).tools.shop.openapi.document;
+  const bytes = Buffer.from(JSON.stringify(document));
+  const digest = `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+  let api: Server;
+  let base: string;
+  let server: SpawnedStepgate;
+  const pinned = (text: string) => `${text.slice(0, text.indexOf("      document:\n"))}      url: ${base}/shop.json\n      sha256: "${digest}"\n${text.slice(text.indexOf("    exposes: [getOrder, createRefund]"))}`;
+
+  beforeAll(async () => {
+    api = createServer((req, res) => (req.url === "/shop.json" ? res.writeHead(200, { "content-type": "application/json" }).end(bytes) : res.writeHead(404).end()));
+    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    server = await spawnStepgate(["--draft-host", new URL(base).host]);
+  }, 60_000);
+  afterAll(async () => {
+    await server.close();
+    await new Promise((resolve) => api.close(resolve));
+  });
+
+  it("--check and stepgate_validate fetch it and report each mistake as inline: rule, path, message, and where it points", async () => {
+    const pinnedFiles = MISTAKES.map((m, i) => {
+      const file = join(dir, `pinned-${i}.stepfile.yaml`);
+      writeFileSync(file, pinned(m.text));
+      return file;
+    });
+    const clean = join(dir, "pinned-clean.stepfile.yaml");
+    writeFileSync(clean, pinned(SHOP));
+    const report = JSON.parse((await stepgate("--check", "--json", clean, ...pinnedFiles)).stdout) as { warnings: number; files: Array<{ file: string; warnings: Finding[] }> };
+    const inline = JSON.parse((await stepgate("--check", "--json", ...files)).stdout) as { files: Array<{ warnings: Finding[] }> };
+    expect(report.warnings).toBe(MISTAKES.length);
+    expect(report.files.find((f) => f.file === clean)!.warnings).toEqual([]);
+    for (const [i, m] of MISTAKES.entries()) {
+      const found = report.files.find((f) => f.file === pinnedFiles[i])!.warnings;
+      expect(found, m.name).toHaveLength(1);
+      const { rule, path, message } = inline.files[i]!.warnings[0]!;
+      expect({ rule: found[0]!.rule, path: found[0]!.path, message: found[0]!.message }, m.name).toEqual({ rule, path, message });
+      expect(pointedAt(pinned(m.text), found[0]!), m.name).toMatch(m.at);
+      const answer = (await server.client.callTool({ name: "stepgate_validate", arguments: { text: pinned(m.text) } })) as { structuredContent: { warnings?: Finding[] } };
+      expect(answer.structuredContent.warnings, m.name).toEqual(found);
+    }
+  }, 120_000);
 });
