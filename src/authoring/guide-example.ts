@@ -1,11 +1,12 @@
 // The stepfile stepgate_guide ends with: small and complete, with a
 // mechanical step, an agent step whose gates check its output against the
-// calls it made, and an approve gate. A test loads it and holds it to zero
+// calls it made, an approve gate, and the write (a POST) made by a
+// mechanical step after the approved step, never by the agent. A test loads it and holds it to zero
 // warnings, so the example an agent copies from teaches nothing the loader
 // would warn about.
 export const GUIDE_EXAMPLE = `stepgate: "1"
 id: pick-a-book
-description: Pick a book for a reader from the library's shelf; a person approves the pick.
+description: Pick a book for a reader from the library's shelf, and lend it once a person approves.
 inputs:
   type: object
   required: [reader]
@@ -34,14 +35,19 @@ tools:
                 "200":
                   description: One book
                   content: { application/json: { schema: { type: object, properties: { id: { type: string }, summary: { type: string } } } } }
-    exposes: [listBooks, getBook]
+          /loans:
+            post:
+              operationId: lendBook
+              requestBody: { content: { application/json: { schema: { type: object, required: [book, reader], properties: { book: { type: string }, reader: { type: string } } } } } }
+              responses: { "201": { description: The loan, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } } }
+    exposes: [listBooks, getBook, lendBook]
 steps:
   - id: shelf # mechanical: Stepgate calls the API itself, so the list is real
     do:
       calls: [{ id: page, operation: listBooks, arguments: { limit: 20 } }]
       output: { ids: { map: [{ var: responses.page.books }, { var: id }] } }
     produces: { type: object, required: [ids], properties: { ids: { type: array, items: { type: string } } } }
-  - id: pick # an agent step: the client's model does the work, gates check it against the evidence
+  - id: pick # an agent step: its gates check the output against the evidence
     instructions: "Read these books with getBook: {{steps.shelf.ids}}. Pick the one that suits a reader who likes {{inputs.reader}}, and copy its summary exactly."
     tools: [getBook]
     retries: 1
@@ -65,5 +71,10 @@ steps:
         predicate: { in: [{ var: output.summary }, { var: let.summaries }] }
         explain: { var: let.summaries }
       - id: person-agrees
-        approve: { message: "Give the reader this book? The pick and its summary are below." }
+        approve: { message: "Lend the reader this book? The pick and its summary are below." }
+  - id: lend # the write: made by Stepgate once the pick is approved, never by the agent
+    do:
+      calls: [{ id: loan, operation: lendBook, arguments: { body: { book: { var: steps.pick.id }, reader: { var: inputs.reader } } } }]
+      output: { loan: { var: responses.loan.id } }
+    produces: { type: object, required: [loan], properties: { loan: { type: string } } }
 `;

@@ -10,13 +10,13 @@ import { expressionReferenceMarkdown, STEPGATE_OPERATORS } from "./expression-re
 import { GUIDE_EXAMPLE } from "./guide-example.js";
 
 export const WORKFLOW = [
-  "outline: give stepgate_outline the procedure as markdown (a SKILL.md or an SOP). It returns a skeleton stepfile with one step per numbered item or second-level heading, each MUST/NEVER/ALWAYS rule as a gate to write, an approve gate wherever a person must approve, sign off or confirm, and TODO: markers where you must decide.",
-  "inspect_api: for each API a step must call, give stepgate_inspect_api its OpenAPI document URL (you get the sha256 to pin, the operationIds and their arguments) or its MCP server URL (you get the tool names and each schema_sha256). For an API that is not public, or whose document you already have, give the document's text as document instead.",
-  "write: fill in the skeleton: inputs, each step's produces schema, its tools, and a gate for every rule. Replace every TODO: marker.",
-  "validate: stepgate_validate lists every issue with its path and line:column, the TODO markers left, and whether stepgate_try would start the draft, plus warnings for what loads but would go wrong at run time (a path nothing declares, arguments an operation refuses, a write an agent could make unseen, a gate that explains nothing, ...). Repeat until it is clean (stepgate --check gives the same findings in CI).",
-  "try: stepgate_try starts a run of the draft from its text; drive it with stepgate_call and stepgate_submit like any run, and check that each gate passes good output and fails bad output.",
-  "test: write offline cases (recorded calls and outputs, each with the verdict it should get) and give them with the draft to stepgate_test; it plays them exactly like stepgate --test, without reaching any API.",
-  "save: write the text to <id>.stepfile.yaml and serve it with stepgate <path>; its identity (sha256 of its canonical JSON) is what every run records.",
+  "outline: give stepgate_outline the procedure as markdown (a SKILL.md or an SOP): it returns a skeleton with a step per numbered item or second-level heading, each MUST/NEVER/ALWAYS rule as a gate to write, an approve gate where a person must approve, and TODO: markers where you decide.",
+  "inspect_api: for each API, give stepgate_inspect_api its OpenAPI document URL (you get the sha256 to pin, the operationIds, their arguments and responses) or MCP server URL (tool names, each schema_sha256); for a private API, or a document you have, give its text as document.",
+  "write: fill in inputs, each step's produces, its tools, and a gate for every rule; replace every TODO: marker.",
+  "validate: stepgate_validate lists every issue with its path and line:column, the TODO markers left, whether stepgate_try would start the draft, and warnings for what would go wrong at run time (a path nothing declares, arguments an operation refuses, a write an agent could make unseen, ...), each with its rule id. Repeat until clean (stepgate --check gives the same in CI).",
+  "try: stepgate_try starts a run of the draft; drive it with stepgate_call and stepgate_submit, and check each gate passes good output and fails bad.",
+  "test: give stepgate_test the draft and offline cases (recorded calls and outputs, each with its expected verdict); it plays them as stepgate --test does, reaching no API.",
+  "save: write it to <id>.stepfile.yaml and serve it with stepgate <path>; every run records its identity (sha256 of its canonical JSON).",
 ] as const;
 
 export const FORMAT_REFERENCE = `A stepfile is one YAML or JSON document. Unknown fields are refused everywhere.
@@ -29,7 +29,7 @@ Gates all block, and none is judged by a model. They see { inputs, steps, output
 - schema: a JSON Schema the output must match.
 - predicate: an expression that must give exactly true, with message (required), and optional explain (an expression whose value is added to the diagnosis).
 - http: { tool: <verifier tool> } POSTs the step's data to a verifier, which answers { "pass": true } or { "pass": false, "message": ... }.
-- approve: { message } asks a person through the client (MCP elicitation), showing the message and then the output. Use it wherever a person must approve, sign off or confirm. Placeholders are filled in instructions only, never in messages.
+- approve: { message } asks a person through the client (MCP elicitation), showing the message, then the output; use it wherever a person must approve. Placeholders are not filled in messages.
 To check that an output used real API data, compare it with calls or with { results: ["<operation>", "<path>"] }.
 
 Expressions are JSONLogic (var, ==, !=, and, or, !, in, merge, map, filter, some, all, none, cat, ...) plus Stepgate's operators: ${STEPGATE_OPERATORS.join(", ")}. Every object in an expression is one operator; build objects with object. Regular expressions follow RE2 (no lookahead or backreferences).
@@ -38,7 +38,7 @@ Mechanical steps: do: { calls: [{ id, operation, arguments, each?, accept? }], o
 A write (POST, PUT, PATCH, DELETE; no effect: read) goes in a mechanical step after the approved step: in an agent's tools it may be called with any arguments, any number of times, before any gate.
 
 Tools are remote only, at https:// URLs (http:// only for localhost, 127.0.0.1 and [::1]). Each has exactly one of:
-- openapi: { server, url + sha256 } or { server, document }: each exposed operationId becomes an operation. stepgate_inspect_api gives the sha256 of a document URL.
+- openapi: { server, url + sha256 } or { server, document }: each exposed operationId becomes an operation.
 - mcp: { url }: a remote MCP server over Streamable HTTP; exposed names are its tool names; pin a tool's input schema with { name, schema_sha256 }.
 - verifier: { url }: for http gates; never shown to the client.
 and credential (one credential name) and exposes (names, or { name, schema_sha256?, select?, effect: read }).
@@ -46,7 +46,7 @@ and credential (one credential name) and exposes (names, or { name, schema_sha25
 Credentials: { kind: api_key | bearer | oauth2 | basic, hosts, description, scopes (oauth2 only), token_url (oauth2 only) }. The value comes from <NAME>_API_KEY in Stepgate's environment and goes only to hosts; the file never holds a secret.
 Settings: { description, pattern? }: per-operator values such as a site name, from the environment variable <NAME>, usable as {name} only in the host or port of tool URLs and credential hosts.
 
-Drafts given to stepgate_try may call only public https URLs and the hosts the operator granted with --draft-host host[:port], and may use only credentials and settings the operator granted with --draft-credential name=host[,host] and --draft-setting name; a credential's hosts must be within its grant and it may not have a token_url. A refused draft can still be checked offline with stepgate_test, or saved and served.
+stepgate_try runs a draft only if it calls public https URLs or hosts granted with --draft-host host[:port], and uses only credentials and settings granted with --draft-credential name=host[,host] (its hosts within the grant, no token_url) and --draft-setting name. A refused draft can still be tested offline (stepgate_test), or saved and served.
 
 Replies: completed lists the mechanical steps Stepgate ran itself since your last call (empty when there were none).`;
 
