@@ -54,7 +54,7 @@ export function outline(markdown: string, schemaUrl?: string): Outline {
     stepfile,
     steps: doc.steps.length,
     rules: new Set([...procedure.steps.flatMap((s) => s.rules), ...procedure.generalRules]).size,
-    approvals: doc.steps.flatMap((s) => ("gates" in s ? s.gates : [])).filter((g) => "approve" in g).length,
+    approvals: doc.steps.flatMap((s) => (s.gates ?? [])).filter((g) => "approve" in g).length,
     todos: "issues" in parsed ? [] : todoMarkers(parsed),
   };
 }
@@ -72,6 +72,7 @@ interface MechanicalStep {
   id: string;
   do: { calls: Array<{ id: string; operation: string; arguments: Record<string, unknown> }>; output: unknown };
   produces: Record<string, unknown>;
+  gates?: SkeletonGate[];
 }
 
 type SkeletonStep = AgentStep | MechanicalStep;
@@ -85,23 +86,40 @@ const FETCHES = /^\W*(?:first,?\s+)?(?:fetch|get|retrieve|download|pull|list|que
 /** ...from a system, not from what the agent was given. */
 const FROM_A_SYSTEM = /\b(?:api|endpoint|service|database|server|system|tracker|crm|erp)s?\b/i;
 
-/** The tools: stub a fetching step calls through, for the author to fill in from stepgate_inspect_api. */
-const TOOLS_STUB = {
-  api: {
-    openapi: {
-      server: "TODO: the API's base URL (stepgate_inspect_api lists the document's servers)",
-      url: "TODO: the OpenAPI document's URL, or replace url and sha256 with document: <the document>",
-      sha256: "TODO: the sha256 stepgate_inspect_api gives for the document",
+/**
+ * A step that changes something in a system (creates, refunds, sends,
+ * deletes...), or that the procedure says Stepgate must do and not the
+ * agent. Given to the agent as a tool, the write could be called with any
+ * arguments, any number of times, before any gate ran, an approve gate
+ * included; so it becomes a mechanical step after the step whose output a
+ * person approves, its arguments computed from that output.
+ */
+const WRITES = /^\W*(?:then,?\s+|finally,?\s+)?(?:create|refund|issue|send|post|publish|delete|remove|update|pay|transfer|charge|cancel|book|email|notify|merge|deploy|file)\b/i;
+/** A rule that only says who makes the change: kept by making it a mechanical step, not a gate to write. */
+const BY_STEPGATE = /\bby\s+stepgate\b|\b(?:never|not)\s+(?:be\s+\w+\s+)?by\s+the\s+(?:agent|model|assistant)\b/i;
+
+const FETCH_OPERATION = "TODO: the operationId that fetches the data";
+const WRITE_OPERATION = "TODO: the operationId that makes this change (a POST, PUT, PATCH or DELETE)";
+
+/** The tools: stub a mechanical step calls through, for the author to fill in from stepgate_inspect_api. */
+function toolsStub(operations: readonly string[]) {
+  return {
+    api: {
+      openapi: {
+        server: "TODO: the API's base URL (stepgate_inspect_api lists the document's servers)",
+        url: "TODO: the OpenAPI document's URL, or replace url and sha256 with document: <the document>",
+        sha256: "TODO: the sha256 stepgate_inspect_api gives for the document",
+      },
+      exposes: [...operations],
     },
-    exposes: ["TODO: the operationId that fetches the data"],
-  },
-};
+  };
+}
 
 function fetchingStep(id: string, text: string): MechanicalStep {
   return {
     id,
     do: {
-      calls: [{ id: "fetch", operation: "TODO: the operationId that fetches the data", arguments: {} }],
+      calls: [{ id: "fetch", operation: FETCH_OPERATION, arguments: {} }],
       output: { data: { var: "responses.fetch" } },
     },
     produces: {
@@ -112,13 +130,46 @@ function fetchingStep(id: string, text: string): MechanicalStep {
   };
 }
 
+function writingStep(id: string, text: string, after: string | undefined, gates: SkeletonGate[]): MechanicalStep {
+  const from = after ? `{ var: steps.${after}.<field> }` : "{ var: inputs.<name> }";
+  return {
+    id,
+    do: {
+      calls: [{ id: "write", operation: WRITE_OPERATION, arguments: { "TODO: argument": `TODO: each argument computed from ${after ? `the approved output of step ${after}` : "the inputs"}, as ${from}` } }],
+      output: { result: { var: "responses.write" } },
+    },
+    produces: {
+      type: "object",
+      description: `TODO: Stepgate makes this change itself${after ? `, only once step ${after} has passed its gates (a person's approval included)` : ""}, so the agent never calls the operation. From the procedure: ${text}`,
+      properties: { result: {} },
+    },
+    ...(gates.length > 0 ? { gates } : {}),
+  };
+}
+
+/** Whether procedure step `i` is a write (see WRITES): never the first, which has no output to approve before it. */
+function isWrite(p: Procedure, i: number): boolean {
+  const s = p.steps[i]!;
+  return i > 0 && (WRITES.test(s.title) || WRITES.test(s.text) || s.rules.some((r) => BY_STEPGATE.test(r)));
+}
+
 function skeleton(p: Procedure) {
   const stepIds = new Unique();
+  const writes = p.steps.map((_, i) => isWrite(p, i));
+  // Agreement a person must give is asked by an approve gate, not checked by a predicate; one a write
+  // step asks for is asked on the agent step before it, whose output the write is computed from.
+  const approvalsOf = p.steps.map((s, i) => [...sentencesIn(s.text), ...(i === p.steps.length - 1 ? p.generalRules : [])].filter(asksApproval));
+  const approver = (i: number): number => {
+    for (let j = i; j >= 0; j--) if (!writes[j]) return j;
+    return i;
+  };
+  const asked = p.steps.map(() => [] as string[]);
+  approvalsOf.forEach((sentences, i) => asked[writes[i] ? approver(i) : i]!.push(...sentences));
+  const ids: string[] = [];
   const steps: SkeletonStep[] = p.steps.map((s, i) => {
     const last = i === p.steps.length - 1;
-    // Agreement a person must give is asked by an approve gate, not checked by a predicate.
-    const approvals = [...sentencesIn(s.text), ...(last ? p.generalRules : [])].filter(asksApproval);
-    const rules = s.rules.filter((r) => !asksApproval(r));
+    const approvals = asked[i]!;
+    const rules = s.rules.filter((r) => !asksApproval(r) && !(writes[i] && BY_STEPGATE.test(r)));
     const general = last ? p.generalRules.filter((r) => !rules.includes(r) && !asksApproval(r)) : [];
     const gateIds = new Unique();
     const gates: SkeletonGate[] = [
@@ -130,6 +181,11 @@ function skeleton(p: Procedure) {
       })),
     ];
     const id = stepIds.take(slug(s.title, "step"));
+    ids.push(id);
+    if (writes[i]) {
+      const before = approver(i);
+      return writingStep(id, s.text, before < i ? ids[before] : undefined, gates);
+    }
     if (i === 0 && p.steps.length > 1 && rules.length === 0 && general.length === 0 && approvals.length === 0 && (FETCHES.test(s.title) || FETCHES.test(s.text)) && FROM_A_SYSTEM.test(`${s.title} ${s.text}`)) return fetchingStep(id, s.text);
     if (gates.length === 0) gates.push({ id: gateIds.take("check"), message: "TODO: what a good output of this step must show", predicate: "TODO: an expression over output (and calls) that is true only for a good output" });
     // Asked after every other gate passed, with the submitted output shown beside the message.
@@ -156,9 +212,14 @@ function skeleton(p: Procedure) {
     ...(p.title ?? p.name ? { title: p.title ?? p.name } : {}),
     description: p.description ?? "TODO: one sentence saying what this procedure does (the MCP tool description)",
     inputs: { type: "object", description: "TODO: the values a caller gives when starting a run; steps read them as {{inputs.<name>}}", properties: {} },
-    ...(steps.some((s) => "do" in s) ? { tools: TOOLS_STUB } : {}),
+    ...(steps.some((s) => "do" in s) ? { tools: toolsStub(operationsOf(steps)) } : {}),
     steps,
   };
+}
+
+/** The TODO operations the skeleton's mechanical steps call, each once. */
+function operationsOf(steps: readonly SkeletonStep[]): string[] {
+  return [...new Set(steps.flatMap((s) => ("do" in s ? s.do.calls.map((c) => c.operation) : [])))];
 }
 
 /** What the person is asked: the procedure's own words (placeholders are not filled there, so none are added). */

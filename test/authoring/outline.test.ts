@@ -74,11 +74,12 @@ describe("stepgate_outline", () => {
       "",
     ].join("\n");
     const doc = parse(outline(markdown).stepfile);
-    expect(doc.steps.map((s: { id: string; instructions: string }) => [s.id, s.instructions])).toEqual([
+    expect(doc.steps.map((s: { id: string; instructions?: string; produces: { description: string } }) => [s.id, s.instructions ?? s.produces.description.replace(/^.*From the procedure: /, "mechanical: ")])).toEqual([
       ["open-the-tracker", "Open the tracker."],
       ["collect-the-merged-changes", "Collect the merged changes."],
       ["group-them-by-area", "Group them by area."],
-      ["publish", "Post the notes. Always double-check. MUST NOT leak secrets."],
+      // Posting is a write: Stepgate makes it, after the step before it passed (issue 27).
+      ["publish", "mechanical: Post the notes. Always double-check. MUST NOT leak secrets."],
     ]);
     // Publish's rules are its own gates, not rules "stated for the whole procedure" on Gather's last step;
     // prose around numbered items is outside any step, so its rule goes to the last step, marked to be moved.
@@ -168,14 +169,37 @@ The customer MUST sign off on the refund address.
 
   it("turns a sentence asking a person to approve, sign off or confirm into an approve gate, asked after the step's checks", () => {
     const o = outline(REFUND);
-    const doc = parse(o.stepfile) as { steps: Array<{ gates: Array<Record<string, unknown>> }> };
-    expect(o.approvals).toBe(2);
+    const doc = parse(o.stepfile) as { steps: Array<{ gates?: Array<Record<string, unknown>>; do?: unknown }> };
+    expect(o.approvals).toBe(1);
     expect(doc.steps[0]!.gates).toEqual([{ id: "the-amount-must-not-exceed", message: "The amount MUST NOT exceed the order total.", predicate: expect.stringMatching(/^TODO: /) }]);
-    expect(doc.steps[1]!.gates.at(-1)).toEqual({ id: "approved", approve: { message: "The procedure says: A finance manager must approve the refund before it is issued. Approve the output below?" } });
-    // A general rule asking a person goes to the last step as an approve gate, not as a predicate to write.
-    expect(doc.steps[2]!.gates.at(-1)).toEqual({ id: "approved", approve: { message: "The procedure says: The customer MUST sign off on the refund address. Approve the output below?" } });
-    expect(doc.steps[2]!.gates.filter((g) => typeof g.message === "string" && g.message.includes("sign off"))).toEqual([]);
-    expect(outlineText(o)).toContain("2 approve gates ask a person");
+    // Issuing the refund is a write, so Stepgate makes it (step 3, mechanical), and every approval is asked on the
+    // step before it, whose output the write is computed from: a general rule asking a person too, not a predicate to write.
+    expect(doc.steps[1]!.gates!.at(-1)).toEqual({
+      id: "approved",
+      approve: { message: "The procedure says: A finance manager must approve the refund before it is issued. The customer MUST sign off on the refund address. Approve the output below?" },
+    });
+    expect(doc.steps[2]!.do).toBeDefined();
+    expect(doc.steps[2]!.gates ?? []).toEqual([]);
+    expect(outlineText(o)).toContain("1 approve gate asks a person");
+  });
+
+  it("makes a write a mechanical step after the approved step, never a tool of the agent (issue 27)", () => {
+    const o = outline(`# Refund out-of-stock items
+
+1. Look up the order and list the items that are out of stock, with the refund for them.
+2. Create the refund once a person approves it. The refund MUST be created by Stepgate, NEVER by the agent.
+`);
+    const doc = parse(o.stepfile) as { tools: { api: { exposes: string[] } }; steps: Array<{ id: string; instructions?: string; tools?: string[]; gates?: Array<Record<string, unknown>>; do?: { calls: Array<{ operation: string; arguments: Record<string, string> }> } }> };
+    const [decide, refund] = doc.steps;
+    expect(decide!.instructions).toBeDefined();
+    expect(decide!.tools).toBeUndefined();
+    expect(decide!.gates!.at(-1)).toMatchObject({ id: "approved", approve: { message: expect.stringContaining("Create the refund once a person approves it.") } });
+    expect(refund!.do!.calls[0]!.operation).toMatch(/^TODO: the operationId that makes this change/);
+    expect(Object.values(refund!.do!.calls[0]!.arguments)[0]).toContain(`{ var: steps.${decide!.id}.<field> }`);
+    // The rule saying who makes the change is kept by the design, not left as a gate to write.
+    expect(refund!.gates).toBeUndefined();
+    expect(doc.tools.api.exposes).toEqual([expect.stringMatching(/^TODO: the operationId that makes this change/)]);
+    expect(o.approvals).toBe(1);
   });
 
   it("does not take the agent's own confirming or a rule without a person for an approval", () => {
