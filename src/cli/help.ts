@@ -8,10 +8,15 @@ Usage:
   stepgate --list [<domain or word>...]                   the bundled catalog by domain, with what each entry needs;
                                                           words filter it (e.g. --list finance, --list keyless)
   stepgate --test <stepfile | catalog name> [<cases.yaml>]  offline gate cases (default: <id>.cases.yaml beside the stepfile)
-  stepgate --check [--strict] [--json] <stepfile | catalog name>...
-                                                          load each stepfile and print every error and warning as
-                                                          file:line:column (what stepgate_validate reports), for CI;
-                                                          exit 1 on any error, with --strict on any warning too
+  stepgate --check [--strict] [--json | --format text|json|sarif] [--ignore <rule>]... [--offline]
+                 <stepfile | catalog name>...
+                                                          load each stepfile and print every error and warning by
+                                                          file, line and column, each with its rule id (what
+                                                          stepgate_validate reports), for CI; --format sarif writes
+                                                          SARIF 2.1.0; --ignore turns a warning rule off (repeatable);
+                                                          a document pinned by url is fetched as preflight would,
+                                                          unless --offline; exit 1 on any error, with --strict on any
+                                                          warning too (docs/checks.md lists the rules)
   stepgate --verify [--key <public.pem>] [--json] <ledger.jsonl>...
                                                           check ledgers: intact and signed, unsigned, open, tampered,
                                                           signature invalid or wrong key (exit 0 only when intact and closed,
@@ -39,7 +44,7 @@ Limits and options:
   --draft-setting <name>      let stepgate_try drafts use this setting from the environment (repeatable)
   --draft-host <host[:port]>  let stepgate_try drafts and stepgate_inspect_api reach this exact host even though
                               it is not public (loopback, private); your deliberate choice (repeatable)
-  --allow-private-host <host>  let runs reach this DNS name although it resolves to a private,
+  --allow-private-host <host>  let runs and --check reach this DNS name although it resolves to a private,
                               loopback or link-local address (a self-hosted API; repeatable)
   --max-stepfile-bytes <n>    largest stepfile or cases file read; larger ones are refused before parsing (default 4194304)
   --max-sessions <n>          with --http: most sessions open at once; at the cap the longest-idle session
