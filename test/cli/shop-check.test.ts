@@ -16,6 +16,7 @@ import { parse } from "yaml";
 import { stepgate } from "../offline/cli.js";
 import { pointedAt } from "../support/lend-books.js";
 import { FOUR_MISSED, SHOP, SHOP_FILE, SIX_CAUGHT } from "../support/shop.js";
+import { validated, type Finding } from "../support/check-findings.js";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
 
 const MISTAKES = [...FOUR_MISSED, ...SIX_CAUGHT];
@@ -25,14 +26,6 @@ const files = MISTAKES.map((m, i) => {
   writeFileSync(file, m.text);
   return file;
 });
-
-interface Finding {
-  path: string;
-  message: string;
-  line: number;
-  column: number;
-  rule: string;
-}
 
 describe("the shop stepfile and ten planted mistakes", () => {
   it("--check passes the stepfile with no finding, even with --strict", async () => {
@@ -72,19 +65,19 @@ describe("the shop stepfile and ten planted mistakes", () => {
       const report = JSON.parse(run.stdout) as { warnings: number; files: Array<{ warnings: Finding[] }> };
       expect(report.warnings).toBe(MISTAKES.length);
       for (const [i, m] of MISTAKES.entries()) {
-        const answer = (await server.client.callTool({ name: "stepgate_validate", arguments: { text: m.text } })) as { content: Array<{ text: string }>; structuredContent: { valid: boolean; warnings?: Finding[] } };
-        const validated = answer.structuredContent.warnings ?? [];
-        expect(validated, m.name).toEqual(report.files[i]!.warnings);
-        expect(validated, m.name).toHaveLength(1);
-        const [w] = validated;
+        const answer = await validated(server, m.text);
+        const found = answer.warnings ?? [];
+        expect(found, m.name).toEqual(report.files[i]!.warnings);
+        expect(found, m.name).toHaveLength(1);
+        const [w] = found;
         expect({ path: w!.path, rule: w!.rule }, m.name).toEqual({ path: m.path, rule: m.rule });
         expect(pointedAt(m.text, w!), m.name).toMatch(m.at);
         expect(w!.message, m.name).toMatch(m.says);
-        expect(answer.content[0]!.text).toContain(`- line ${w!.line}:${w!.column} ${m.path}: `);
+        expect(answer.text).toContain(`- line ${w!.line}:${w!.column} ${m.path}: `);
       }
-      const clean = (await server.client.callTool({ name: "stepgate_validate", arguments: { text: SHOP } })) as { structuredContent: { valid: boolean; warnings?: Finding[] } };
-      expect(clean.structuredContent).toMatchObject({ valid: true });
-      expect(clean.structuredContent.warnings).toBeUndefined();
+      const clean = await validated(server, SHOP);
+      expect(clean.valid).toBe(true);
+      expect(clean.warnings).toBeUndefined();
     }, 120_000);
   });
 });
@@ -127,8 +120,7 @@ describe("the same, with the shop's document pinned by url and sha256", () => {
       const { rule, path, message } = inline.files[i]!.warnings[0]!;
       expect({ rule: found[0]!.rule, path: found[0]!.path, message: found[0]!.message }, m.name).toEqual({ rule, path, message });
       expect(pointedAt(pinned(m.text), found[0]!), m.name).toMatch(m.at);
-      const answer = (await server.client.callTool({ name: "stepgate_validate", arguments: { text: pinned(m.text) } })) as { structuredContent: { warnings?: Finding[] } };
-      expect(answer.structuredContent.warnings, m.name).toEqual(found);
+      expect((await validated(server, pinned(m.text))).warnings, m.name).toEqual(found);
     }
   }, 120_000);
 });
