@@ -96,7 +96,7 @@ describe("stepgate_test", () => {
 
   it("with mutate: true, shows the wrong outputs the gates let through, as stepgate --test --mutate does", async () => {
     const { authoring, caller } = setup();
-    const answer = (await authoring.call("stepgate_test", { text: draft, cases, mutate: true }, caller)) as { kind: string; text: string; data: { ok: boolean; mutation: MutationReport } };
+    const answer = (await authoring.call("stepgate_test", { text: draft, cases, mutate: true }, caller)) as unknown as { kind: string; text: string; data: { ok: boolean; mutation: MutationReport } };
     const loaded = loadStepfileText(draft, "draft");
     const expected = await mutateCases(loaded, parseCases(cases, "(cases)", loaded), DEFAULT_LIMITS, { seed: DEFAULT_SEED, perEntry: DEFAULT_MUTANTS_PER_ENTRY }, "draft");
     expect(answer.kind).toBe("data");
@@ -114,14 +114,14 @@ describe("stepgate_test", () => {
             - { "==": [{ length: { unique: { var: output.ids } } }, { length: { var: output.ids } }] }
             - { "==": [{ length: { var: output.ids } }, { length: { results: [listInvoices, invoices] } }] }
 `;
-    const strong = (await authoring.call("stepgate_test", { text: stronger, cases, mutate: true }, caller)) as { data: { mutation: MutationReport } };
+    const strong = (await authoring.call("stepgate_test", { text: stronger, cases, mutate: true }, caller)) as unknown as { data: { mutation: MutationReport } };
     expect(strong.data.mutation.survivors.filter((s) => s.mutation === "duplicate-item" || s.mutation === "drop-item")).toEqual([]);
   });
 
   it("with mutate, lists accepted survivors apart, and refuses mutation arguments without it", async () => {
     const { authoring, caller } = setup();
     const accepted = "accept:\n  - step: list\n    mutation: duplicate-item\n    reason: the billing system ignores a repeated id\n";
-    const answer = (await authoring.call("stepgate_test", { text: draft, cases, mutate: true, accepted }, caller)) as { data: { mutation: MutationReport } };
+    const answer = (await authoring.call("stepgate_test", { text: draft, cases, mutate: true, accepted }, caller)) as unknown as { data: { mutation: MutationReport } };
     expect(answer.data.mutation.accepted.map((a) => a.reason)).toContain("the billing system ignores a repeated id");
     expect(answer.data.mutation.survivors.some((s) => s.mutation === "duplicate-item")).toBe(false);
     await expect(authoring.call("stepgate_test", { text: draft, cases, mutants: 3 }, caller)).resolves.toMatchObject({ kind: "usage", text: "stepgate_test: mutants is only for mutate: true" });
