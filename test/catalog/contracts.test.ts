@@ -103,6 +103,21 @@ describe("catalog entries against their providers' published descriptions", () =
     expect(report.findings).toContain("repos-compare-commits (GET /repos/{owner}/{repo}/compare/{basehead}): @octokit/openapi (api.github.com.json) names it repos/compare-commits-with-basehead");
   }, SLOW);
 
+  it("github-release sends prerelease and make_latest, and a make_latest GitHub does not take would be found", () => {
+    const release = structuredClone(checked.find((c) => c.entry.name === "github-release")!.doc) as StepfileDocument;
+    const publish = release.steps.find((s) => s.id === "publish")!;
+    const body = (publish.do!.calls![0]!.arguments as { body: Record<string, unknown> }).body;
+    // Without them GitHub takes prerelease false and make_latest "true": a v3.0.0-rc.1 tag became the Latest full release.
+    expect(Object.keys(body)).toEqual(expect.arrayContaining(["prerelease", "make_latest"]));
+    expect(checkEntry(release, provider(SOURCES[0]!)).findings).toEqual([]);
+    // A computed choice between literals is held to the published enum, each way it can go.
+    body.make_latest = { if: [body.prerelease, "no", "legacy"] };
+    const report = checkEntry(release, provider(SOURCES[0]!));
+    expect(report.findings).toContain(
+      'step publish, call release (repos-create-release): body.make_latest: "no" is not one of @octokit/openapi (api.github.com.json)\'s ["true","false","legacy"]',
+    );
+  }, SLOW);
+
   it("finds a response field that is not there, a body field that is not there, an undeclared required parameter and a wrong enum", async () => {
     const review = structuredClone(checked.find((c) => c.entry.name === "github-pr-review")!.doc) as StepfileDocument;
     const doc = review.tools!.github!.openapi!.document as { paths: Record<string, Record<string, { parameters: Array<{ name: string }>; requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>> };

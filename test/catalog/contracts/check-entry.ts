@@ -7,7 +7,8 @@
 //   declared;
 // - each declared request body field and response field exists there with a
 //   compatible type;
-// - every literal argument a mechanical call sends fits the published schema,
+// - every literal argument a mechanical call sends fits the published schema
+//   (and each literal an `if` argument can give),
 //   including a maximum that a description states only in words ("(max 100)",
 //   as GitHub does for per_page);
 // - every response path a mechanical step's templates, `results` and a
@@ -228,9 +229,24 @@ function isOperatorKey(key: string): boolean {
   return OPERATOR.test(key);
 }
 
+/**
+ * The literal values an `if` can give (each branch's value and the else),
+ * so a computed choice between literals (make_latest: "false" or "legacy")
+ * is held to the published schema like a literal; other expressions give none.
+ */
+function ifOutcomes(value: unknown): unknown[] {
+  if (!isExpression(value) || !isObject(value) || !Array.isArray(value.if)) return [];
+  const args = value.if as unknown[];
+  const outcomes = args.filter((_, i) => i % 2 === 1 || i === args.length - 1);
+  return outcomes.flatMap((o) => (isExpression(o) ? ifOutcomes(o) : [o]));
+}
+
 /** Checks a literal value a call sends against the published schema. */
 function checkLiteral(where: string, value: unknown, schema: Schema, provider: Provider, report: ContractReport, description?: string): void {
-  if (isExpression(value)) return;
+  if (isExpression(value)) {
+    for (const outcome of ifOutcomes(value)) checkLiteral(where, outcome, schema, provider, report, description);
+    return;
+  }
   report.checked.literals++;
   const options = alternatives(schema, provider);
   const problems = options.map((option) => literalProblems(value, option, provider, description));
