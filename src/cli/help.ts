@@ -8,6 +8,11 @@ Usage:
   stepgate --list [<domain or word>...]                   the bundled catalog by domain, with what each entry needs;
                                                           words filter it (e.g. --list finance, --list keyless)
   stepgate --test <stepfile | catalog name> [<cases.yaml>]  offline gate cases (default: <id>.cases.yaml beside the stepfile)
+  stepgate --test --mutate [--json] [--mutants <n>] [--min-score <0..1>] [--seed <n>]
+                 [<stepfile | catalog name> [<cases.yaml>] | <conformance.case.yaml>]...
+                                                          play wrong outputs (and likely-equivalent ones) derived from
+                                                          each entry expected to pass through the step's gates, offline;
+                                                          report the survivors (no file: the whole catalog)
   stepgate --check [--strict] [--json] <stepfile | catalog name>...
                                                           load each stepfile and print every error and warning as
                                                           file:line:column (what stepgate_validate reports), for CI;
@@ -57,6 +62,13 @@ Limits and options:
                               (PEM, from --keygen; or set STEPGATE_SIGNING_KEY to the file)
   --checkpoint-every <n>      with a signing key: a signed checkpoint record every n records (default 64)
   --watch                     reload a stepfile when its file changes
+  --mutants <n>               with --test --mutate: wrong mutants played per entry at most (default 24; half as
+                              many again of likely equivalents)
+  --min-score <0..1>          with --test --mutate: exit 1 when a file's score ((killed + accepted) / mutants) is
+                              below this
+  --seed <n>                  with --test --mutate: which mutants are chosen when there are more than --mutants
+                              (default 1; the same seed always gives the same mutants)
+  --json                      with --test --mutate, --check and --verify: the report as JSON
   --no-cache                  serving and --test: parse and check every stepfile in full, neither reading nor
                               writing the load cache ($XDG_CACHE_HOME/stepgate, else ~/.cache/stepgate)
   --client-id <id>            with --auth: a client registered beforehand (needed when the server offers no dynamic
@@ -91,7 +103,8 @@ store, a server that rotates refresh tokens spends the environment's token at
 the first refresh, so after a restart run --auth again (or use --token-store).
 
 Exit codes: 0 success, 1 a check failed (--verify: a ledger is not intact and
-closed; --test: a verdict differs; --check: a stepfile is invalid, or with
+closed; --test: a verdict differs, with --mutate a file's score is below
+--min-score; --check: a stepfile is invalid, or with
 --strict has a warning), a stepfile, cases file or signing key is invalid,
 --keygen found a key, --show could not read a ledger or --auth could not
 authorize, 2 bad usage (with --test and --check, also a stepfile, catalog name

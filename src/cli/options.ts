@@ -50,6 +50,8 @@ export interface Options {
   /** --check: a warning fails the check too. */
   strict: boolean;
   html?: string;
+  /** --test --mutate: wrong and equivalent outputs played through the gates (src/offline/mutate). */
+  mutate?: { perEntry?: number; minScore?: number; seed?: number };
   positionals: string[];
 }
 
@@ -105,6 +107,10 @@ export function parseOptions(argv: string[]): Options {
         key: { type: "string" },
         json: { type: "boolean" },
         html: { type: "string" },
+        mutate: { type: "boolean" },
+        mutants: { type: "string" },
+        "min-score": { type: "string" },
+        seed: { type: "string" },
       },
     });
   } catch (error) {
@@ -172,13 +178,33 @@ export function parseOptions(argv: string[]): Options {
   }
   ledgerOptions(mode, v, options);
   if (mode === "verify" && options.positionals.length === 0) throw new UsageError("--verify needs at least one ledger file");
-  if (mode === "test" && (options.positionals.length < 1 || options.positionals.length > 2)) {
+  mutateOptions(mode, v, options);
+  if (mode === "test" && !options.mutate && (options.positionals.length < 1 || options.positionals.length > 2)) {
     throw new UsageError("--test takes a stepfile (or catalog name) and optionally a cases file");
   }
   if (v.strict && mode !== "check") throw new UsageError("--strict is only for --check");
   if (mode === "check" && options.positionals.length === 0) throw new UsageError("--check needs at least one stepfile (or catalog name)");
   if (mode === "auth" && options.positionals.length !== 2) throw new UsageError("--auth takes a stepfile (or catalog name) and a credential name");
   return options;
+}
+
+/** --mutate and the options that shape it, which mean nothing without it. */
+function mutateOptions(mode: Options["mode"], v: Record<string, string | boolean | string[] | undefined>, options: Options) {
+  if (v.mutate && mode !== "test") throw new UsageError("--mutate is only for --test");
+  for (const flag of ["mutants", "min-score", "seed"]) {
+    if (v[flag] !== undefined && !v.mutate) throw new UsageError(`--${flag} is only for --test --mutate`);
+  }
+  if (!v.mutate) return;
+  const mutate: NonNullable<Options["mutate"]> = {};
+  if (typeof v.mutants === "string") mutate.perEntry = integer("--mutants", v.mutants, 0, 1);
+  if (typeof v.seed === "string") mutate.seed = integer("--seed", v.seed, 0, 0, 2 ** 32 - 1);
+  if (typeof v["min-score"] === "string") {
+    const raw = v["min-score"].trim();
+    const score = /^(?:0|1|0?\.\d+|1\.0*)$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!(score >= 0 && score <= 1)) throw new UsageError(`--min-score ${JSON.stringify(v["min-score"])}: expected a number from 0 to 1, like 0.9`);
+    mutate.minScore = score;
+  }
+  options.mutate = mutate;
 }
 
 /** --auth's own options: anywhere else they would be silently ignored. */
@@ -213,7 +239,8 @@ function ledgerOptions(mode: Options["mode"], v: Record<string, string | boolean
     only("--key", ["verify"]);
     options.key = nonEmpty("--key", v.key);
   }
-  if (v.json) only("--json", ["verify", "check"]);
+  if (v.json) only("--json", ["verify", "check", "test"]);
+  if (v.json && mode === "test" && !v.mutate) throw new UsageError("--json with --test is only for --test --mutate");
   if (v["no-cache"]) only("--no-cache", ["serve", "test"]);
   if (typeof v.html === "string") {
     only("--html", ["show"]);

@@ -11,6 +11,7 @@ import { warningLines } from "./load-warnings.js";
 import type { Options } from "./options.js";
 
 export async function testMode(options: Options): Promise<number> {
+  if (options.mutate) return (await import("./mutate-mode.js")).mutateMode(options);
   const [arg, given] = options.positionals as [string, string | undefined];
   const fail = (code: number, message: string) => {
     process.stderr.write(`${message}\n`);

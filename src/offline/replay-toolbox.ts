@@ -20,6 +20,8 @@ import type { CaseCall, Expectation } from "./cases-file.js";
 import { recordedText } from "./recorded-error.js";
 import { capText } from "../quote.js";
 
+const builtSchemas = new WeakMap<LoadedStepfile, Promise<ReadonlyMap<string, { view: OperationView; validate: ValidateFunction }>>>();
+
 export class ReplayToolbox implements Toolbox {
   private pending: CaseCall[] | undefined;
   private made = 0;
@@ -47,6 +49,13 @@ export class ReplayToolbox implements Toolbox {
    * when connected, so their arguments are not checked offline.
    */
   static async open(stepfile: LoadedStepfile): Promise<ReplayToolbox> {
+    // Built once per loaded stepfile: `--mutate` plays hundreds of runs of one file.
+    let schemas = builtSchemas.get(stepfile);
+    if (!schemas) builtSchemas.set(stepfile, (schemas = ReplayToolbox.schemasOf(stepfile)));
+    return new ReplayToolbox(await schemas);
+  }
+
+  private static async schemasOf(stepfile: LoadedStepfile): Promise<ReadonlyMap<string, { view: OperationView; validate: ValidateFunction }>> {
     const schemas = new Map<string, { view: OperationView; validate: ValidateFunction }>();
     for (const tool of Object.values(stepfile.doc.tools ?? {})) {
       const document = tool.openapi?.document;
@@ -59,7 +68,7 @@ export class ReplayToolbox implements Toolbox {
         schemas.set(name, { view, validate: remoteSchemas.compile(op.argumentSchema) });
       }
     }
-    return new ReplayToolbox(schemas);
+    return schemas;
   }
 
   /** The calls the next requests must be, in order; undefined when the cases file has nothing more to give. */

@@ -40,6 +40,10 @@ export interface EntryResult {
   skipped: string[];
   /** Worth knowing but not a difference: the entry is an attempt past the step's `retries`. */
   note?: string;
+  /** A mechanical entry's output as its template computed it from the recorded results. */
+  computed?: unknown;
+  /** The run stopped because a request was not the next recorded call: the replay, not the stepfile, could go no further. */
+  unreplayable?: true;
 }
 
 export interface CaseResult {
@@ -64,7 +68,8 @@ export async function runCases(stepfile: LoadedStepfile, file: CasesFile, limits
   return { stepfile: stepfile.doc.id, file: file.path, cases, ok: cases.every((c) => c.ok) };
 }
 
-async function runCase(stepfile: LoadedStepfile, c: Case, limits: Limits): Promise<CaseResult> {
+/** One case, as its own run; `--mutate` plays altered copies of a case through it. */
+export async function runCase(stepfile: LoadedStepfile, c: Case, limits: Limits): Promise<CaseResult> {
   const toolbox = await ReplayToolbox.open(stepfile);
   const results: EntryResult[] = [];
   let next = 0;
@@ -123,7 +128,8 @@ async function runCase(stepfile: LoadedStepfile, c: Case, limits: Limits): Promi
   const unfinished = (reply: Reply) => {
     if (!current) return;
     const reason = toolbox.mismatch ?? (reply.kind === "failed" ? describeError(reply.error) : "the attempt got no verdict");
-    results.push(withNote({ ...entryBase(stepfile, current.entry, current.index), problems: [reason] }));
+    const replay = toolbox.mismatch !== undefined ? { unreplayable: true as const } : {};
+    results.push(withNote({ ...entryBase(stepfile, current.entry, current.index), problems: [reason], ...replay }));
     current = undefined;
   };
 
@@ -193,7 +199,7 @@ function judge(stepfile: LoadedStepfile, entry: CaseEntry, index: number, attemp
   const expected = entry.expect === "pass" ? [] : [...new Set(entry.expect.fail)].sort();
   const got = [...new Set(attempt.failures.map((f) => f.gate))].sort();
   if (!jsonEqual(expected, got)) problems.push(`expected ${describeVerdict(entry.expect)}, got ${describeVerdict(got.length === 0 ? "pass" : { fail: got })}`);
-  return { ...entryBase(stepfile, entry, index), failures: attempt.failures, problems };
+  return { ...entryBase(stepfile, entry, index), failures: attempt.failures, problems, ...(attempt.mechanical ? { computed: attempt.output } : {}) };
 }
 
 function entryBase(stepfile: LoadedStepfile, entry: CaseEntry, index: number): Omit<EntryResult, "problems"> {
