@@ -62,6 +62,14 @@ export const AUTHORING_TOOLS = [
         cases: { type: "string", description: "A cases file's YAML or JSON text: cases: [{ name, inputs?, steps: [{ step, calls?: [{ tool, arguments?, result, is_error? }], output, expect: pass | { fail: [gate ids] } }] }]." },
         text: { type: "string", description: "The draft's YAML or JSON text." },
         stepfile: { type: "string", description: "A served stepfile's tool name (its id), instead of text." },
+        mutate: {
+          type: "boolean",
+          description:
+            "Once the cases agree: play wrong outputs derived from each entry expected to pass (an item dropped or swapped for another value of that field in the evidence, a number off by one or scaled, a string cut short, an API result come back empty...) through the same gates, like stepgate --test --mutate. Survivors are wrong outputs every gate let through: strengthen the gates until none is left. Also reports gates that refuse a likely-equivalent output (the same instant written another way).",
+        },
+        mutants: { type: "integer", minimum: 1, description: "With mutate: wrong mutants played per entry at most (default 24)." },
+        seed: { type: "integer", minimum: 0, description: "With mutate: which mutants are chosen when there are more (default 1)." },
+        accepted: { type: "string", description: "With mutate: a <id>.mutants.yaml text, accept: [{ step, mutation, path?, case?, reason }], listing survivors judged harmless." },
       },
     },
   },

@@ -15,7 +15,7 @@ import type { DraftRuleContext } from "./draft-rules.js";
 import type { AuthoringOptions } from "./options.js";
 import { publicHttpsUrl } from "./public-url.js";
 import { withDraftHosts } from "./draft-hosts.js";
-import type { TestTarget } from "./test-cases.js";
+import type { MutateRequest, TestTarget } from "./test-cases.js";
 import { DEFAULT_LIMITS } from "../limits.js";
 
 export { AUTHORING_TOOLS, isAuthoringTool } from "./definitions.js";
@@ -108,13 +108,16 @@ export class Authoring {
           if (!served) return usage(`${String(args.stepfile)} is not a stepfile this server serves; give the draft as text instead`);
           target = { stepfile: served };
         }
+        const mutate = mutateArguments(args);
+        if (typeof mutate === "string") return usage(mutate);
         const { testCases } = await import("./test-cases.js");
         const { CasesInvalid } = await import("../offline/index.js");
+        const { MutantsFileInvalid } = await import("../offline/mutate/index.js");
         try {
-          const { report, text } = await testCases(target, args.cases, this.options.caseLimits ?? DEFAULT_LIMITS);
+          const { report, text } = await testCases(target, args.cases, this.options.caseLimits ?? DEFAULT_LIMITS, mutate);
           return data(text, { ...report });
         } catch (error) {
-          if (error instanceof CasesInvalid) return usage(`${error.name}: ${error.message}`);
+          if (error instanceof CasesInvalid || error instanceof MutantsFileInvalid) return usage(`${error.name}: ${error.message}`);
           throw error;
         }
       }
@@ -122,6 +125,23 @@ export class Authoring {
         throw new InternalError(`no authoring tool ${String(name)}`);
     }
   }
+}
+
+/** stepgate_test's mutation arguments, or what is wrong with them. */
+function mutateArguments(args: Record<string, unknown>): MutateRequest | undefined | string {
+  const extra = ["mutants", "seed", "accepted"].filter((k) => args[k] !== undefined);
+  if (args.mutate !== true) return extra.length > 0 ? `stepgate_test: ${extra.join(", ")} ${extra.length === 1 ? "is" : "are"} only for mutate: true` : undefined;
+  const whole = (name: string, min: number) => {
+    const v = args[name];
+    return v === undefined || (typeof v === "number" && Number.isInteger(v) && v >= min) ? undefined : `stepgate_test: ${name} must be a whole number of at least ${min}`;
+  };
+  const wrong = whole("mutants", 1) ?? whole("seed", 0) ?? (args.accepted !== undefined && typeof args.accepted !== "string" ? "stepgate_test: accepted must be a <id>.mutants.yaml text" : undefined);
+  if (wrong) return wrong;
+  return {
+    ...(typeof args.mutants === "number" ? { perEntry: args.mutants } : {}),
+    ...(typeof args.seed === "number" ? { seed: args.seed } : {}),
+    ...(typeof args.accepted === "string" ? { accepted: args.accepted } : {}),
+  };
 }
 
 function data(text: string, value: Record<string, unknown>): AuthoringAnswer {

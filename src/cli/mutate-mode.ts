@@ -5,13 +5,12 @@
 // `*.case.yaml` one is a conformance case (format section 10), read in
 // place. Exit 0 when every file was mutated (and reached --min-score), 1
 // when one fell below it or a file is invalid, 2 when a file cannot be found.
-import { dirname, join } from "node:path";
 import { StepgateError, StepfileUnreadable } from "../errors.js";
 import type { Limits } from "../engine/context.js";
 import type { LoadedStepfile } from "../loader/load.js";
-import { CasesInvalid, CasesUnreadable, readCasesFile, type CasesFile } from "../offline/index.js";
+import { CasesInvalid, CasesUnreadable, type CasesFile } from "../offline/index.js";
 import { readConformanceCase } from "../offline/mutate/conformance-case.js";
-import { DEFAULT_MUTANTS_PER_ENTRY, DEFAULT_SEED, formatMutationReport, MUTATION_NAMES, MutantsFileInvalid, mutateCases, readAccepted, type MutationReport } from "../offline/mutate/index.js";
+import { formatMutationReport, MutantsFileInvalid, mutateFile, type MutationReport } from "../offline/mutate/index.js";
 import { catalogEntries, loadArgument, resolveArgument, UnknownCatalogName } from "./catalog.js";
 import { openLoadCache } from "./load-cache.js";
 import { warningLines } from "./load-warnings.js";
@@ -61,23 +60,24 @@ export async function mutateMode(options: Options): Promise<number> {
     throw error;
   }
   for (const target of targets) {
-    let stepfile: LoadedStepfile;
-    let cases: CasesFile;
-    let shownPath: string;
     try {
-      if (CONFORMANCE_CASE.test(target.arg)) {
-        ({ stepfile, cases } = await readConformanceCase(target.arg, limits, options.maxStepfileBytes));
-        shownPath = target.arg;
-      } else {
+      let stepfile: LoadedStepfile;
+      let cases: CasesFile | undefined;
+      if (CONFORMANCE_CASE.test(target.arg)) ({ stepfile, cases } = await readConformanceCase(target.arg, limits, options.maxStepfileBytes));
+      else {
         stepfile = await loadArgument(target.arg, options.maxStepfileBytes, cache);
         for (const line of warningLines(stepfile.warnings, target.arg)) process.stderr.write(`${line}\n`);
-        shownPath = resolveArgument(target.arg);
-        const casesPath = target.cases ?? join(dirname(shownPath), `${stepfile.doc.id}.cases.yaml`);
-        cases = await readCasesFile(casesPath, stepfile, options.maxStepfileBytes);
-        for (const line of warningLines(cases.warnings, casesPath)) process.stderr.write(`${line}\n`);
       }
-      const accepted = await readAccepted(cases.path, stepfile, MUTATION_NAMES, options.maxStepfileBytes);
-      const report = await mutateCases(stepfile, cases, limits, { seed: mutate.seed ?? DEFAULT_SEED, perEntry: mutate.perEntry ?? DEFAULT_MUTANTS_PER_ENTRY, accepted }, shownPath);
+      const path = cases ? target.arg : resolveArgument(target.arg);
+      const { report, warnings } = await mutateFile(stepfile, path, {
+        limits,
+        ...(cases ? { cases } : {}),
+        ...(target.cases ? { casesPath: target.cases } : {}),
+        ...(mutate.seed !== undefined ? { seed: mutate.seed } : {}),
+        ...(mutate.perEntry !== undefined ? { perEntry: mutate.perEntry } : {}),
+        maxBytes: options.maxStepfileBytes,
+      });
+      for (const w of warnings) for (const line of warningLines(w.issues, w.file)) process.stderr.write(`${line}\n`);
       reports.push(report);
       if (!options.json) process.stdout.write(formatMutationReport(report));
       if (mutate.minScore !== undefined && report.score < mutate.minScore) fail(1, `stepgate: ${report.stepfile} scores ${report.score.toFixed(2)}, below --min-score ${mutate.minScore}`);

@@ -9,6 +9,7 @@ import { memorySinks } from "../../src/ledger/sinks.js";
 import { DEFAULT_LIMITS } from "../../src/cli/options.js";
 import { loadStepfileText } from "../../src/loader/load.js";
 import { formatReport, parseCases, runCases } from "../../src/offline/index.js";
+import { DEFAULT_MUTANTS_PER_ENTRY, DEFAULT_SEED, formatMutationReport, mutateCases, type MutationReport } from "../../src/offline/mutate/index.js";
 import { newSession } from "../../src/session.js";
 
 const draft = `stepgate: "1"
@@ -91,5 +92,43 @@ describe("stepgate_test", () => {
     expect(answer).toMatchObject({ kind: "usage", text: expect.stringMatching(/^CasesInvalid: [\s\S]*\(cases\):4:15 .*invoices has no step lst/) });
     await expect(authoring.call("stepgate_test", { text: "stepgate: '1'\nid: x\n", cases }, caller)).rejects.toMatchObject({ name: "StepfileInvalid" });
     await expect(authoring.call("stepgate_test", { cases }, caller)).resolves.toMatchObject({ kind: "usage", text: expect.stringContaining("exactly one of text") });
+  });
+
+  it("with mutate: true, shows the wrong outputs the gates let through, as stepgate --test --mutate does", async () => {
+    const { authoring, caller } = setup();
+    const answer = (await authoring.call("stepgate_test", { text: draft, cases, mutate: true }, caller)) as unknown as { kind: string; text: string; data: { ok: boolean; mutation: MutationReport } };
+    const loaded = loadStepfileText(draft, "draft");
+    const expected = await mutateCases(loaded, parseCases(cases, "(cases)", loaded), DEFAULT_LIMITS, { seed: DEFAULT_SEED, perEntry: DEFAULT_MUTANTS_PER_ENTRY }, "draft");
+    expect(answer.kind).toBe("data");
+    expect(answer.data.ok).toBe(true);
+    expect(answer.data.mutation).toEqual(expected);
+    expect(answer.text).toContain(formatMutationReport(expected));
+    // A subset gate alone lets an invoice through twice, or one left out.
+    const kinds = new Set(answer.data.mutation.survivors.map((s) => s.mutation));
+    expect(kinds.has("duplicate-item") || kinds.has("drop-item")).toBe(true);
+    // The gate that checks every invoice is listed once kills them.
+    const stronger = `${draft}      - id: every-invoice-once
+        message: list every invoice listInvoices returned, each once
+        predicate:
+          and:
+            - { "==": [{ length: { unique: { var: output.ids } } }, { length: { var: output.ids } }] }
+            - { "==": [{ length: { var: output.ids } }, { length: { results: [listInvoices, invoices] } }] }
+`;
+    const strong = (await authoring.call("stepgate_test", { text: stronger, cases, mutate: true }, caller)) as unknown as { data: { mutation: MutationReport } };
+    expect(strong.data.mutation.survivors.filter((s) => s.mutation === "duplicate-item" || s.mutation === "drop-item")).toEqual([]);
+  });
+
+  it("with mutate, lists accepted survivors apart, and refuses mutation arguments without it", async () => {
+    const { authoring, caller } = setup();
+    const accepted = "accept:\n  - step: list\n    mutation: duplicate-item\n    reason: the billing system ignores a repeated id\n";
+    const answer = (await authoring.call("stepgate_test", { text: draft, cases, mutate: true, accepted }, caller)) as unknown as { data: { mutation: MutationReport } };
+    expect(answer.data.mutation.accepted.map((a) => a.reason)).toContain("the billing system ignores a repeated id");
+    expect(answer.data.mutation.survivors.some((s) => s.mutation === "duplicate-item")).toBe(false);
+    await expect(authoring.call("stepgate_test", { text: draft, cases, mutants: 3 }, caller)).resolves.toMatchObject({ kind: "usage", text: "stepgate_test: mutants is only for mutate: true" });
+    await expect(authoring.call("stepgate_test", { text: draft, cases, mutate: true, mutants: 0 }, caller)).resolves.toMatchObject({ kind: "usage", text: expect.stringContaining("mutants must be a whole number of at least 1") });
+    await expect(authoring.call("stepgate_test", { text: draft, cases, mutate: true, accepted: "accept:\n  - step: lst\n    mutation: drop-item\n    reason: x\n" }, caller)).resolves.toMatchObject({
+      kind: "usage",
+      text: expect.stringMatching(/^MutantsFileInvalid: [\s\S]*\(accepted\):2:11 accept\[0\]\.step: invoices has no step lst/),
+    });
   });
 });

@@ -13,6 +13,8 @@ import type { SchemaView } from "./schema-view.js";
 export const ABSENT: unique symbol = Symbol("absent");
 
 export interface Place {
+  /** The whole output this place is in. */
+  output: unknown;
   /** Where in the output, from its root. */
   path: PathSegment[];
   value: unknown;

@@ -25,8 +25,8 @@ export function placesOf(output: unknown, schema: SchemaView, context: PlaceCont
     if (places.length >= MAX_PLACES || path.length > MAX_DEPTH) return;
     // The whole output is not a place: replacing it is what `produces` is for.
     if (path.length > 0) {
-      const ordered = Array.isArray(value) && context.ordered(path, view.schema);
-      places.push({ path, value, schema: view, field, optional, ordered, roundTo: context.roundTo, evidence: context.evidence, random: context.random });
+      const ordered = Array.isArray(value) && context.ordered(path, view.schema, value);
+      places.push({ output, path, value, schema: view, field, optional, ordered, roundTo: context.roundTo, evidence: context.evidence, random: context.random });
     }
     if (Array.isArray(value)) value.forEach((item, i) => visit(item, view.child(i, item), [...path, i], field, false));
     else if (value && typeof value === "object") {

@@ -7,6 +7,7 @@ import { dropped } from "./dropped.js";
 import { duplicateItem } from "./duplicate-item.js";
 import { flipped } from "./flipped.js";
 import { instantRewritten } from "./instant-rewritten.js";
+import { instantShifted } from "./instant-shifted.js";
 import { nulled } from "./nulled.js";
 import { offByOne } from "./off-by-one.js";
 import { otherEnum } from "./other-enum.js";
@@ -32,6 +33,7 @@ export const OUTPUT_KINDS: readonly MutationKind[] = [
   truncated,
   caseChanged,
   swapped,
+  instantShifted,
   trailingCr,
   trailingSpace,
   flipped,
