@@ -1,7 +1,7 @@
 // The bundled catalog, awesome-stepfiles/<domain>/<name>/<name>.stepfile.yaml
 // (or .stepfile.json), and how a command-line argument names a stepfile: a
 // path by its suffix, else a catalog name.
-import { loadStepfileFile, type LoadCache, type LoadedStepfile } from "../loader/load.js";
+import { loadStepfileFile, loadStepfileFileDeferred, type DeferredLoad, type LoadCache, type LoadedStepfile } from "../loader/load.js";
 import { closestNames } from "../format/closest-names.js";
 import { catalogEntries, type CatalogEntry } from "./catalog-entries.js";
 
@@ -42,4 +42,9 @@ export function resolveArgument(arg: string): string {
 /** Load one argument: a path, or a catalog entry's name; over `maxBytes` it is refused before parsing. */
 export async function loadArgument(arg: string, maxBytes?: number, cache?: LoadCache): Promise<LoadedStepfile> {
   return loadStepfileFile(resolveArgument(arg), arg, maxBytes, cache);
+}
+
+/** loadArgument with its warnings found later (serving, after the first tools/list answer). */
+export async function loadArgumentDeferred(arg: string, maxBytes?: number, cache?: LoadCache): Promise<DeferredLoad> {
+  return loadStepfileFileDeferred(resolveArgument(arg), arg, maxBytes, cache);
 }

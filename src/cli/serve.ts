@@ -10,7 +10,7 @@ import type { RunContext } from "../engine/context.js";
 import { chainedLedgers, DEFAULT_CHECKPOINT_EVERY, type ChainSigning } from "../ledger/chain.js";
 import { fileSinks, stderrSinks } from "../ledger/sinks.js";
 import { KeptLedgers } from "../ledger/kept.js";
-import type { LoadCache, LoadedStepfile } from "../loader/load.js";
+import type { DeferredLoad, LoadCache, LoadedStepfile } from "../loader/load.js";
 import { ServedStepfiles } from "../mcp/served.js";
 import { initializeResultJson } from "../mcp/server-info.js";
 import { toolsListResultJson } from "../mcp/tool-list.js";
@@ -24,7 +24,7 @@ import { watchStepfiles } from "./watch.js";
 import { allObservers } from "../engine/observer.js";
 import { telemetryWanted } from "../telemetry/wanted.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
-import { catalogEntries, catalogRoot, loadArgument } from "./catalog.js";
+import { catalogEntries, catalogRoot, loadArgumentDeferred } from "./catalog.js";
 import { builtCatalogIndexOnce, readIndexedFacts } from "./catalog-index.js";
 import { openLoadCache } from "./load-cache.js";
 import { warningLines } from "./load-warnings.js";
@@ -53,8 +53,14 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
   if (typeof signing === "number") return signing;
   // In stdio mode without --ledger-dir, standard error carries only ledger JSON lines: warnings reach the client as log messages instead.
   const cache = options.cache ? openLoadCache() : undefined;
-  const loaded = await loadAll(options.positionals, options.maxStepfileBytes, options.ledgerDir !== undefined || options.http !== undefined, cache);
-  if (!loaded) return 1;
+  const all = await loadAll(options.positionals, options.maxStepfileBytes, cache);
+  if (!all) return 1;
+  const { loaded } = all;
+  // Warnings wait for the first answer (refusals did not): found and printed once the client has its tools/list, or a second after start.
+  const printWarnings = options.ledgerDir !== undefined || options.http !== undefined;
+  let warned: Promise<void> | undefined;
+  const warnLater = () => (warned ??= all.warnings(printWarnings));
+  setTimeout(() => void warnLater(), WARNINGS_AFTER_MS).unref();
   const stepfiles = new ServedStepfiles(loaded.map((l, i) => ({ source: options.positionals[i]!, loaded: l })));
   const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`), options.maxStepfileBytes, cache) : () => undefined;
   // One set of OAuth grants for the process. With --token-store they open at
@@ -93,7 +99,7 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
     if (preloading) return;
     preloading = true;
     // After the answer is written: setImmediate runs once the current I/O (the write) is done.
-    setImmediate(() => void preloadFirstCall(stepfiles));
+    setImmediate(() => void warnLater().then(() => preloadFirstCall(stepfiles)));
   };
   // The MCP SDK loads here, after a stdio client's first answers are written.
   const handover = await answered;
@@ -142,6 +148,7 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
       ...(token ? { token: token.token } : {}),
     });
     await waitForSignal();
+    await warnLater();
     stopWatching();
     await server.close();
     ledgers.checkpointOpen();
@@ -158,6 +165,8 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
   // tools/list was answered early, before the SDK loaded: the client is reading it now.
   if (handover?.listedVersion !== undefined) preload();
   await closed;
+  // A session that ended sooner still gets its warnings printed and its loads kept.
+  await warnLater();
   stopWatching();
   ledgers.checkpointOpen();
   await registry.closeAll();
@@ -227,11 +236,20 @@ async function answerEarly(early: ReturnType<typeof readEarly>, stepfiles: Serve
   return listedVersion === undefined ? { handover } : { handover, listedVersion };
 }
 
-/** Load every stepfile argument, reporting every failure; undefined when any failed. */
-async function loadAll(args: string[], maxBytes: number, printWarnings: boolean, cache: LoadCache | undefined): Promise<LoadedStepfile[] | undefined> {
-  const results = await Promise.allSettled(args.map((arg) => loadArgument(arg, maxBytes, cache)));
+/** When the warnings of served stepfiles are found if no tools/list came first. */
+const WARNINGS_AFTER_MS = 1000;
+
+/**
+ * Load every stepfile argument, reporting every failure; undefined when any
+ * failed. Their warnings are found later (`warnings`, which prints them when
+ * asked to): the rules pass was a tenth of a first launch's loading (issue
+ * 27), and a client waiting for tools/list needs only to know each file loads.
+ */
+async function loadAll(args: string[], maxBytes: number, cache: LoadCache | undefined): Promise<{ loaded: LoadedStepfile[]; warnings: (print: boolean) => Promise<void> } | undefined> {
+  const results = await Promise.allSettled(args.map((arg) => loadArgumentDeferred(arg, maxBytes, cache)));
   let ok = true;
   const loaded: LoadedStepfile[] = [];
+  const deferred: Array<{ arg: string; load: DeferredLoad }> = [];
   const seen = new Map<string, string>();
   for (const [i, result] of results.entries()) {
     if (result.status === "rejected") {
@@ -241,17 +259,26 @@ async function loadAll(args: string[], maxBytes: number, printWarnings: boolean,
       process.stderr.write(`${name}${error.message}\n`);
       continue;
     }
-    const other = seen.get(result.value.doc.id);
+    const { loaded: stepfile } = result.value;
+    const other = seen.get(stepfile.doc.id);
     if (other !== undefined) {
       ok = false;
-      process.stderr.write(`StepfileInvalid: ${args[i]} and ${other} both have id ${result.value.doc.id}; each served stepfile needs its own id\n`);
+      process.stderr.write(`StepfileInvalid: ${args[i]} and ${other} both have id ${stepfile.doc.id}; each served stepfile needs its own id\n`);
       continue;
     }
-    seen.set(result.value.doc.id, args[i]!);
-    if (printWarnings) for (const line of warningLines(result.value.warnings, args[i]!)) process.stderr.write(`${line}\n`);
-    loaded.push(result.value);
+    seen.set(stepfile.doc.id, args[i]!);
+    deferred.push({ arg: args[i]!, load: result.value });
+    loaded.push(stepfile);
   }
-  return ok ? loaded : undefined;
+  const warnings = async (print: boolean) => {
+    for (const { arg, load } of deferred) {
+      // One file at a time, so a request that arrives meanwhile waits for one file's rules at most.
+      await new Promise((resolve) => setImmediate(resolve));
+      const found = load.finish();
+      if (print) for (const line of warningLines(found, arg)) process.stderr.write(`${line}\n`);
+    }
+  };
+  return ok ? { loaded, warnings } : undefined;
 }
 
 /** The signing key (--signing-key, else STEPGATE_SIGNING_KEY), read before serving; an exit code when it cannot be used. */

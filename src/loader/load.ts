@@ -82,18 +82,56 @@ export class StepfileTooLarge extends StepfileInvalid {
  * so its issues always come from the full load.
  */
 export function loadStepfileText(text: string, source: string, cache?: LoadCache): LoadedStepfile {
-  const known = cache?.get(text);
-  if (known) {
-    const { compiled } = compileStepfile(known.doc, { checked: true });
-    // A document that no longer compiles cannot have been kept by this code: load it in full.
-    if (compiled) return deepFreeze({ doc: known.doc, identity: known.identity, compiled, source, warnings: known.warnings });
-  }
-  const loaded = fullLoad(text, source);
+  const known = knownLoad(text, source, cache);
+  if (known) return known;
+  const { checked, warnings } = fullLoad(text, source);
+  const loaded = deepFreeze({ ...checked, warnings: warnings() });
   cache?.set(text, { doc: loaded.doc, identity: loaded.identity, warnings: loaded.warnings });
   return loaded;
 }
 
-function fullLoad(text: string, source: string): LoadedStepfile {
+/**
+ * A load whose warnings wait (serving: src/cli/serve.ts answers the first
+ * tools/list before it finds them; every refusal is still found first).
+ * `loaded.warnings` is empty until then, whatever `finish` gives; a text
+ * loaded in full is kept in the cache when `finish` runs.
+ */
+export interface DeferredLoad {
+  loaded: LoadedStepfile;
+  /** The warnings, found on the first call (the rules pass), and the load kept in the cache. */
+  finish(): readonly Issue[];
+}
+
+export function loadStepfileTextDeferred(text: string, source: string, cache?: LoadCache): DeferredLoad {
+  const known = knownLoad(text, source, cache);
+  if (known) return { loaded: known, finish: () => known.warnings };
+  const { checked, warnings } = fullLoad(text, source);
+  const loaded = deepFreeze({ ...checked, warnings: [] as Issue[] });
+  let found: readonly Issue[] | undefined;
+  const finish = () => {
+    if (found) return found;
+    found = deepFreeze(warnings());
+    cache?.set(text, { doc: loaded.doc, identity: loaded.identity, warnings: found });
+    return found;
+  };
+  return { loaded, finish };
+}
+
+export async function loadStepfileFileDeferred(path: string, source = path, maxBytes = DEFAULT_MAX_STEPFILE_BYTES, cache?: LoadCache): Promise<DeferredLoad> {
+  return loadStepfileTextDeferred(await readStepfileText(path, source, maxBytes), source, cache);
+}
+
+/** A cache hit, compiled; undefined for anything else. */
+function knownLoad(text: string, source: string, cache: LoadCache | undefined): LoadedStepfile | undefined {
+  const known = cache?.get(text);
+  if (!known) return undefined;
+  const { compiled } = compileStepfile(known.doc, { checked: true });
+  // A document that no longer compiles cannot have been kept by this code: load it in full.
+  return compiled ? deepFreeze({ doc: known.doc, identity: known.identity, compiled, source, warnings: known.warnings }) : undefined;
+}
+
+/** Every refusal found (thrown as one StepfileInvalid), the compile and the identity; the warnings when asked for. */
+function fullLoad(text: string, source: string): { checked: Omit<LoadedStepfile, "warnings">; warnings: () => Issue[] } {
   const parsed = parseSource(text);
   if ("issues" in parsed) throw new StepfileInvalid(parsed.issues.map((i) => ({ ...i, rule: "syntax" })), source);
   const fail = (raw: RawIssue[]): never => {
@@ -106,8 +144,7 @@ function fullLoad(text: string, source: string): LoadedStepfile {
   if (ruleIssues.length > 0) fail(ruleIssues);
   const { compiled, issues } = compileStepfile(doc);
   if (!compiled) fail(issues.map((i) => ({ ...i, rule: "schema" })));
-  const warnings = placedWarnings([...checked, ...runRules(doc)], parsed);
-  return deepFreeze({ doc, identity: hashJson(doc), compiled: compiled!, source, warnings });
+  return { checked: { doc, identity: hashJson(doc), compiled: compiled!, source }, warnings: () => placedWarnings([...checked, ...runRules(doc)], parsed) };
 }
 
 /** Each issue found once, with its line and column (the first LISTED_ISSUES of them). */
