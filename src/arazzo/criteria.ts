@@ -185,11 +185,9 @@ function constantCompare(op: string, a: null | boolean | number | string, b: nul
   const y = typeof b === "string" ? b.toLowerCase() : b;
   switch (op) {
     case "==":
-      // eslint-disable-next-line eqeqeq -- the Criterion Object's comparisons are loose
-      return x == y;
+      return x == y; // the Criterion Object compares loosely
     case "!=":
-      // eslint-disable-next-line eqeqeq -- as above
-      return x != y;
+      return x != y; // as above
     case "<":
       return (x as number) < (y as number);
     case "<=":

@@ -32,11 +32,6 @@ export function isArazzoData(data: unknown): boolean {
   return isObject(data) && "arazzo" in data && !("stepgate" in data);
 }
 
-/** A cheap first look at a text, before parsing it: only a text that mentions a top-level `arazzo` key can be one. */
-export function mayBeArazzo(text: string): boolean {
-  return /(^|[\n{,])\s*["']?arazzo["']?\s*:/.test(text);
-}
-
 const SCHEMAS: Record<string, object> = { "1.0": schema10, "1.1": schema11, "1.2": schema12 };
 const validators = new Map<string, ValidateFunction>();
 

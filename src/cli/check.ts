@@ -6,7 +6,8 @@
 // an OpenAPI document given by url is known only at preflight.
 import { StepfileUnreadable, type Issue } from "../errors.js";
 import { fileFindings } from "../loader/findings.js";
-import { resolveArgument, UnknownCatalogName } from "./catalog.js";
+import { mayBeArazzoFile } from "../arazzo/detect.js";
+import { isStepfilePath, resolveArgument, UnknownCatalogName } from "./catalog.js";
 import type { Options } from "./options.js";
 
 interface FileReport {
@@ -20,7 +21,7 @@ interface FileReport {
 
 export async function checkMode(options: Options, out: (text: string) => void): Promise<number> {
   const reports: FileReport[] = [];
-  for (const arg of options.positionals) reports.push(await checkOne(arg, options.maxStepfileBytes));
+  for (const arg of options.positionals) reports.push((await checkArazzo(arg, options)) ?? (await checkOne(arg, options.maxStepfileBytes)));
   const errors = reports.reduce((n, r) => n + r.errors.length + (r.unreadable ? 1 : 0), 0);
   const warnings = reports.reduce((n, r) => n + r.warnings.length, 0);
   const code = reports.some((r) => r.unreadable) ? 2 : errors > 0 || (options.strict && warnings > 0) ? 1 : 0;
@@ -55,6 +56,17 @@ async function checkOne(arg: string, maxBytes: number): Promise<FileReport> {
     if (error instanceof StepfileUnreadable) return { file: arg, valid: false, errors: [], warnings: [], unreadable: error.message };
     throw error;
   }
+}
+
+/** An Arazzo document's report (docs/arazzo.md): its refusals and its converted stepfiles' findings; undefined for a stepfile. */
+async function checkArazzo(arg: string, options: Options): Promise<FileReport | undefined> {
+  if (!isStepfilePath(arg) || !(await mayBeArazzoFile(arg, options.maxStepfileBytes))) return undefined;
+  const { arazzoText, checkArazzoDocument } = await import("../arazzo/served-document.js");
+  const text = await arazzoText(arg, options.maxStepfileBytes);
+  if (text === undefined) return undefined;
+  // Nothing is fetched by --check: a remote source needs its local copy (--source) to be checked.
+  const { errors, warnings } = await checkArazzoDocument(arg, text, { localCopies: options.arazzo.sources, servers: options.arazzo.servers });
+  return { file: arg, valid: errors.length === 0, errors, warnings };
 }
 
 /** One finding in the form compilers use (file:line:column: severity: ...), which CI annotators read. */

@@ -22,7 +22,8 @@ import { watchStepfiles } from "./watch.js";
 import { allObservers } from "../engine/observer.js";
 import { telemetryWanted } from "../telemetry/wanted.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
-import { catalogEntries, catalogRoot, loadArgument } from "./catalog.js";
+import { mayBeArazzoFile } from "../arazzo/detect.js";
+import { catalogEntries, catalogRoot, isStepfilePath, loadArgument } from "./catalog.js";
 import { builtCatalogIndexOnce, readIndexedFacts } from "./catalog-index.js";
 import { openLoadCache } from "./load-cache.js";
 import { warningLines } from "./load-warnings.js";
@@ -51,10 +52,12 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
   if (typeof signing === "number") return signing;
   // In stdio mode without --ledger-dir, standard error carries only ledger JSON lines: warnings reach the client as log messages instead.
   const cache = options.cache ? openLoadCache() : undefined;
-  const loaded = await loadAll(options.positionals, options.maxStepfileBytes, options.ledgerDir !== undefined || options.http !== undefined, cache);
+  const loaded = await loadAll(options.positionals, options, cache);
   if (!loaded) return 1;
-  const stepfiles = new ServedStepfiles(loaded.map((l, i) => ({ source: options.positionals[i]!, loaded: l })));
-  const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`), options.maxStepfileBytes, cache) : () => undefined;
+  const stepfiles = new ServedStepfiles(loaded.served);
+  const watched = options.positionals.filter((arg) => !loaded.arazzo.has(arg));
+  if (options.watch && loaded.arazzo.size > 0) err(`stepgate: --watch does not reload Arazzo documents (${[...loaded.arazzo].join(", ")}); restart to serve a changed one`);
+  const stopWatching = options.watch ? watchStepfiles(watched, stepfiles, (line) => void process.stderr.write(`${line}\n`), options.maxStepfileBytes, cache) : () => undefined;
   // One set of OAuth grants for the process. With --token-store they open at
   // start (a store that cannot be used stops the server before any run);
   // otherwise with the first toolbox, so OAuth loads only when a run starts.
@@ -224,13 +227,25 @@ async function answerEarly(early: ReturnType<typeof readEarly>, stepfiles: Serve
   return listedVersion === undefined ? { handover } : { handover, listedVersion };
 }
 
-/** Load every stepfile argument, reporting every failure; undefined when any failed. */
-async function loadAll(args: string[], maxBytes: number, printWarnings: boolean, cache: LoadCache | undefined): Promise<LoadedStepfile[] | undefined> {
-  const results = await Promise.allSettled(args.map((arg) => loadArgument(arg, maxBytes, cache)));
+/**
+ * Load every stepfile argument, reporting every failure; undefined when any
+ * failed. An Arazzo document (docs/arazzo.md) is served as the stepfiles its
+ * workflows convert to, each under `<arg>#<workflowId>`.
+ */
+async function loadAll(args: string[], options: Options, cache: LoadCache | undefined): Promise<{ served: { source: string; loaded: LoadedStepfile }[]; arazzo: Set<string> } | undefined> {
+  const printWarnings = options.ledgerDir !== undefined || options.http !== undefined;
+  const arazzo = new Set<string>();
+  const loadOne = async (arg: string): Promise<{ source: string; loaded: LoadedStepfile }[]> => {
+    const text = isStepfilePath(arg) && (await mayBeArazzoFile(arg, options.maxStepfileBytes)) ? await (await import("../arazzo/served-document.js")).arazzoText(arg, options.maxStepfileBytes) : undefined;
+    if (text === undefined) return [{ source: arg, loaded: await loadArgument(arg, options.maxStepfileBytes, cache) }];
+    arazzo.add(arg);
+    return loadArazzoArgument(arg, text, options, cache);
+  };
+  const results = await Promise.allSettled(args.map(loadOne));
   let ok = true;
-  const loaded: LoadedStepfile[] = [];
+  const served: { source: string; loaded: LoadedStepfile }[] = [];
   const seen = new Map<string, string>();
-  for (const [i, result] of results.entries()) {
+  for (const result of results) {
     if (result.status === "rejected") {
       ok = false;
       const error = result.reason as Error;
@@ -238,17 +253,27 @@ async function loadAll(args: string[], maxBytes: number, printWarnings: boolean,
       process.stderr.write(`${name}${error.message}\n`);
       continue;
     }
-    const other = seen.get(result.value.doc.id);
-    if (other !== undefined) {
-      ok = false;
-      process.stderr.write(`StepfileInvalid: ${args[i]} and ${other} both have id ${result.value.doc.id}; each served stepfile needs its own id\n`);
-      continue;
+    for (const entry of result.value) {
+      const other = seen.get(entry.loaded.doc.id);
+      if (other !== undefined) {
+        ok = false;
+        process.stderr.write(`StepfileInvalid: ${entry.source} and ${other} both have id ${entry.loaded.doc.id}; each served stepfile needs its own id\n`);
+        continue;
+      }
+      seen.set(entry.loaded.doc.id, entry.source);
+      if (printWarnings) for (const line of warningLines(entry.loaded.warnings, entry.source)) process.stderr.write(`${line}\n`);
+      served.push(entry);
     }
-    seen.set(result.value.doc.id, args[i]!);
-    if (printWarnings) for (const line of warningLines(result.value.warnings, args[i]!)) process.stderr.write(`${line}\n`);
-    loaded.push(result.value);
   }
-  return ok ? loaded : undefined;
+  return ok ? { served, arazzo } : undefined;
+}
+
+/** An Arazzo document's workflows, converted; its remote sources fetched as stepgate_inspect_api fetches. */
+async function loadArazzoArgument(arg: string, text: string, options: Options, cache: LoadCache | undefined) {
+  const { loadArazzoDocument } = await import("../arazzo/served-document.js");
+  const { remoteSourceFetcher } = await import("../arazzo/fetch-source.js");
+  const fetchRemote = remoteSourceFetcher({ userAgent: userAgent(packageVersion(), options.contact), timeoutMs: options.limits.requestTimeoutMs, maxBytes: options.limits.responseBytes });
+  return loadArazzoDocument(arg, arg, text, { localCopies: options.arazzo.sources, servers: options.arazzo.servers, fetchRemote }, err, cache);
 }
 
 /** The signing key (--signing-key, else STEPGATE_SIGNING_KEY), read before serving; an exit code when it cannot be used. */
