@@ -69,7 +69,7 @@ function convertWorkflow(workflow: JsonObject, workflowId: string, document: Jso
   if (workflow.dependsOn !== undefined) {
     refuse(place, "dependsOn", "a stepfile is run on its own, so nothing makes other workflows run before it", "run those workflows first as their own stepfiles, or make them this workflow's first steps (workflowId steps)");
   }
-  const inputs = inputsSchema(workflow.inputs, document, place);
+  const inputs = withoutSecretInputs(inputsSchema(workflow.inputs, document, place), workflow);
   const build: Build = { document, sources, ids: new IdPool(), steps: [], operations: [] };
   const top = convertSteps({ workflow, workflowId, input: (name) => ({ var: `inputs.${name}` }), prefix: "", guard: true, stack: [] }, build);
   if (isObject(workflow.outputs) && Object.keys(workflow.outputs).length > 0) {
@@ -93,6 +93,31 @@ function convertWorkflow(workflow: JsonObject, workflowId: string, document: Jso
     ...(Object.keys(tools).length > 0 ? { tools } : {}),
     steps: build.steps,
   };
+}
+
+/**
+ * Redocly's `x-security` extension (an Arazzo extension field, which other
+ * tools may ignore) feeds a security scheme from workflow inputs. Here the
+ * scheme is a credential Stepgate holds (security.ts), read from the
+ * environment, never from the agent: an input used only there is dropped,
+ * so the agent is never asked for the secret.
+ */
+function withoutSecretInputs(inputs: JsonObject, workflow: JsonObject): JsonObject {
+  const secret = new Set<string>();
+  const steps = Array.isArray(workflow.steps) ? (workflow.steps as JsonObject[]) : [];
+  const collect = (node: unknown): void => {
+    if (typeof node === "string") for (const m of node.matchAll(/\$inputs\.([A-Za-z0-9_-]+)/g)) secret.add(m[1]!);
+    else if (Array.isArray(node)) node.forEach(collect);
+    else if (isObject(node)) Object.values(node).forEach(collect);
+  };
+  collect(workflow["x-security"]);
+  for (const step of steps) collect(step["x-security"]);
+  const elsewhere = JSON.stringify({ ...workflow, "x-security": undefined, steps: steps.map((st) => ({ ...st, "x-security": undefined })) });
+  const dropped = [...secret].filter((name) => !new RegExp(`\\$inputs\\.${name}(?![A-Za-z0-9_-])`).test(elsewhere));
+  if (dropped.length === 0 || !isObject(inputs.properties)) return inputs;
+  const properties = Object.fromEntries(Object.entries(inputs.properties).filter(([k]) => !dropped.includes(k)));
+  const required = Array.isArray(inputs.required) ? inputs.required.filter((r) => !dropped.includes(String(r))) : undefined;
+  return { ...inputs, properties, ...(required ? { required } : {}) };
 }
 
 /** One tool per source the workflow calls, exposing just the operations it calls, with the source's credential. */

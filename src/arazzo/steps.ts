@@ -124,7 +124,7 @@ function parametersOf(step: JsonObject, workflow: JsonObject, document: JsonObje
 
 function outputsExpression(outputs: unknown, scope: Scope): Logic {
   const pairs = isObject(outputs) ? Object.entries(outputs).map(([name, value]) => [name, expression(value, scope)]) : [];
-  return pairs.length === 0 ? { literal: {} } : { object: pairs };
+  return { object: pairs };
 }
 
 function stepOutput(outputs: Logic, next: Logic | undefined): Logic {

@@ -22,7 +22,6 @@ export function expression(value: unknown, scope: Scope): Logic {
   if (Array.isArray(value)) return value.map((v) => expression(v, scope));
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value);
-    if (entries.length === 0) return { literal: {} };
     return { object: entries.map(([k, v]) => [k, expression(v, scope)]) };
   }
   return translateValue(value, scope).expr;

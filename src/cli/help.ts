@@ -21,10 +21,16 @@ Usage:
   stepgate --keygen <dir>                                 an Ed25519 key pair for signing ledgers (never overwrites)
   stepgate --auth <stepfile | catalog name> <credential> [--client-id <id> [--client-auth-method <m>]]
                  [--redirect-port <n>] [--auth-wait-ms <ms>] [--token-store <file>]
+  stepgate --from-arazzo <arazzo file> [--workflow <id>] --out <dir> [--source <name>=<file>] [--server <name>=<url>]
+                                                          write <workflowId>.stepfile.yaml for each workflow of an Arazzo
+                                                          document that converts; name each one refused, with its step
+                                                          and construct (exit 1 when any was refused); docs/arazzo.md
   stepgate --help | --version
 
 A stepfile argument is a path ending in .yaml, .yml or .json, or the name of
-a catalog entry (see --list). With no stepfiles, only the authoring tools
+a catalog entry (see --list). A path to an Arazzo document (top-level
+arazzo field) serves each workflow that converts as a tool, exactly as its
+converted stepfile would, and --check checks it. With no stepfiles, only the authoring tools
 (and stepgate_call/stepgate_submit, which drive stepgate_try runs) are served.
 
 Limits and options:
@@ -56,7 +62,11 @@ Limits and options:
   --signing-key <file>        sign each run's closing record and checkpoints with this Ed25519 private key
                               (PEM, from --keygen; or set STEPGATE_SIGNING_KEY to the file)
   --checkpoint-every <n>      with a signing key: a signed checkpoint record every n records (default 64)
-  --watch                     reload a stepfile when its file changes
+  --source <name>=<file>      Arazzo documents: use this local copy of sourceDescription <name> (inlined
+                              into the stepfile) instead of its url (repeatable)
+  --server <name>=<url>       Arazzo documents: send source <name>'s requests to this base URL instead of
+                              its document's first server (repeatable)
+  --watch                     reload a stepfile when its file changes (not Arazzo documents)
   --no-cache                  serving and --test: parse and check every stepfile in full, neither reading nor
                               writing the load cache ($XDG_CACHE_HOME/stepgate, else ~/.cache/stepgate)
   --client-id <id>            with --auth: a client registered beforehand (needed when the server offers no dynamic
