@@ -120,5 +120,9 @@ function serverOf(document: JsonObject, name: string, fetchedFrom: string | unde
   } catch {
     throw new SourceProblem(`source ${name}'s server ${url} is not an absolute URL`, `name the base URL with --server ${name}=https://..., or make the first servers url absolute`);
   }
+  // Format section 2: https, or plain http only on loopback hosts.
+  if (absolute.protocol !== "https:" && !(absolute.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(absolute.hostname))) {
+    throw new SourceProblem(`source ${name}'s server ${absolute.href} is not https (plain http is only for loopback hosts)`, `name an https base URL with --server ${name}=https://...`);
+  }
   return absolute.href.replace(/\/$/, "");
 }

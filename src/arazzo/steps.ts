@@ -13,7 +13,7 @@
 import { isObject, resolvePointer, type JsonObject } from "../format/json-pointer.js";
 import { actionsOf, checkFailureActions, nextExpression } from "./actions.js";
 import { callArguments, type ArazzoParameter } from "./arguments.js";
-import { criteriaExpression, type Criterion } from "./criteria.js";
+import { criterionExpression, type Criterion } from "./criteria.js";
 import { translateExpression, type Scope } from "./expressions.js";
 import { and, not, or, type Logic } from "./json-logic.js";
 import { documentedStatuses, findOperation, type FoundOperation } from "./operations.js";
@@ -131,13 +131,24 @@ function stepOutput(outputs: Logic, next: Logic | undefined): Logic {
   return next === undefined ? { object: [["outputs", outputs]] } : { outputs, next };
 }
 
+/**
+ * One predicate gate per success criterion. A criterion that folds to true
+ * (`$statusCode == 200` where 200 is the only success the operation
+ * documents) is met by the call having succeeded at all, so it has no gate.
+ */
 function gatesOf(criteria: unknown, scope: Scope, statusCodes: readonly number[] | undefined): JsonObject[] {
   const list = Array.isArray(criteria) ? (criteria as Criterion[]) : [];
-  return list.map((criterion, i) => ({
-    id: `success-${i + 1}`,
-    predicate: criteriaExpression([criterion], { scope, construct: "successCriteria", ...(statusCodes ? { statusCodes } : {}) }),
-    message: `successCriteria[${i}] of Arazzo step ${scope.step ?? ""} does not hold: ${criterion.context ? `${criterion.context} ` : ""}${criterion.condition}`,
-  }));
+  return list.flatMap((criterion, i) => {
+    const predicate = criterionExpression(criterion, { scope, construct: `successCriteria[${i}]`, ...(statusCodes ? { statusCodes } : {}) });
+    if (predicate === true) return [];
+    return [
+      {
+        id: `success-${i + 1}`,
+        predicate,
+        message: `successCriteria[${i}] of Arazzo step ${scope.step ?? ""} does not hold: ${criterion.context ? `${criterion.context} ` : ""}${criterion.condition}`,
+      },
+    ];
+  });
 }
 
 function operationStep(step: JsonObject, index: number, arazzoIds: string[], frame: Frame, build: Build, scope: Scope, when: Logic): { id: string; moves: boolean } {
