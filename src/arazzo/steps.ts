@@ -30,6 +30,7 @@ export interface StepfileStep {
   produces: JsonObject;
   gates?: JsonObject[];
   derive?: Record<string, Logic>;
+  retries?: number;
 }
 
 /** What one stepfile being built holds so far. */
@@ -252,6 +253,8 @@ function interactionStep(step: JsonObject, index: number, arazzoIds: string[], f
       required: ["payload"],
     },
     ...(Object.keys(derive).length > 0 ? { derive } : {}),
+    // An answer that misses a field of inputSchema, or that the person declines, gets asked again, not the run stopped.
+    retries: 2,
     gates: [{ id: "approved", approve: { message: prompt } }],
   });
   return { id, moves: next !== undefined };
