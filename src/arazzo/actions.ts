@@ -55,16 +55,17 @@ function resolved(list: unknown, document: JsonObject, scope: Scope, field: stri
   });
 }
 
-/** The step's `next` as an expression, or undefined when it has no success action that can change the order. */
+/** The step's `next` as an expression with the outcomes it can give, or undefined when it has no success action that can change the order. */
 export function nextExpression(
   actions: readonly { action: Action; construct: string }[],
   stepIndex: number,
   stepIds: readonly string[],
   scope: Scope,
   statusCodes: readonly number[] | undefined,
-): Logic | undefined {
+): { expr: Logic; outcomes: string[] } | undefined {
   if (actions.length === 0) return undefined;
   const branches: Logic[] = [];
+  const outcomes: string[] = [];
   for (const { action, construct } of actions) {
     let outcome: string;
     if (action.type === "end") outcome = "end";
@@ -80,14 +81,17 @@ export function nextExpression(
       outcome = `goto:${action.stepId!}`;
     } else return refuse(scope, construct, `a success action of type ${action.type} is not one Arazzo defines`, "use end or goto");
     const when = criteriaExpression(action.criteria ?? [], { scope, construct: `${construct}.criteria`, ...(statusCodes ? { statusCodes } : {}) });
+    if (when === false) continue;
+    outcomes.push(outcome);
     if (when === true) {
       branches.push(outcome);
       break;
     }
     branches.push(when, outcome);
   }
+  if (branches.length === 0) return undefined;
   if (branches.length % 2 === 0) branches.push("next");
-  return branches.length === 1 ? branches[0] : { if: branches };
+  return { expr: branches.length === 1 ? branches[0] : { if: branches }, outcomes };
 }
 
 const RETRIED_5XX = new Set(["get", "head", "options", "put", "delete"]);

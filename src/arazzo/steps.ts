@@ -61,13 +61,13 @@ export function convertSteps(frame: Frame, build: Build): Map<string, string> {
   const arazzoIds = list.map((s) => String(s.stepId));
   const stepfileIds = new Map<string, string>();
   // Each earlier step with success actions, and where its goto/end leaves the steps after it.
-  const movers: { index: number; id: string }[] = [];
-  const targets = new Map<string, number>(arazzoIds.map((id, i) => [id, i]));
+  const movers: { id: string; outcomes: string[] }[] = [];
   for (const [index, step] of list.entries()) {
     const stepId = arazzoIds[index]!;
-    const skippedBy = movers.map(({ index: from, id }) => {
-      const gotos = arazzoIds.filter((target, t) => t > index && targets.get(target)! > from).map((target) => `goto:${target}`);
-      return { in: [{ var: `steps.${id}.next` }, ["end", ...gotos]] };
+    // A mover's end skips every later step; its goto, the steps before the target (gotos are forward only, actions.ts).
+    const skippedBy = movers.flatMap(({ id, outcomes }) => {
+      const skipping = outcomes.filter((o) => o === "end" || arazzoIds.indexOf(o.slice("goto:".length)) > index);
+      return skipping.length === 0 ? [] : [{ in: [{ var: `steps.${id}.next` }, skipping] }];
     });
     const when = and([frame.guard, ...(skippedBy.length > 0 ? [not(or(skippedBy))] : [])]);
     const scope: Scope = {
@@ -78,12 +78,12 @@ export function convertSteps(frame: Frame, build: Build): Map<string, string> {
     };
     unsupportedFields(step, scope);
     let id: string;
-    let moves: boolean;
+    let moves: string[] | undefined;
     if (typeof step.workflowId === "string") ({ id, moves } = workflowStep(step, index, arazzoIds, frame, build, scope, when));
     else if (isObject(step.interaction)) ({ id, moves } = interactionStep(step, index, arazzoIds, frame, build, scope, when));
     else ({ id, moves } = operationStep(step, index, arazzoIds, frame, build, scope, when));
     stepfileIds.set(stepId, id);
-    if (moves) movers.push({ index, id });
+    if (moves) movers.push({ id, outcomes: moves });
   }
   return stepfileIds;
 }
@@ -152,7 +152,7 @@ function gatesOf(criteria: unknown, scope: Scope, statusCodes: readonly number[]
   });
 }
 
-function operationStep(step: JsonObject, index: number, arazzoIds: string[], frame: Frame, build: Build, scope: Scope, when: Logic): { id: string; moves: boolean } {
+function operationStep(step: JsonObject, index: number, arazzoIds: string[], frame: Frame, build: Build, scope: Scope, when: Logic): { id: string; moves: string[] | undefined } {
   const op = findOperation(step, build.sources, scope);
   const { success } = documentedStatuses(op.operation);
   const argumentScope: Scope = { ...scope };
@@ -167,14 +167,14 @@ function operationStep(step: JsonObject, index: number, arazzoIds: string[], fra
   build.steps.push({
     id,
     ...(when !== true ? { when } : {}),
-    do: { calls: [{ id: "call", operation: op.operationId, arguments: args }], output: stepOutput(outputsExpression(step.outputs, responseScope), next) },
+    do: { calls: [{ id: "call", operation: op.operationId, arguments: args }], output: stepOutput(outputsExpression(step.outputs, responseScope), next?.expr) },
     produces: { type: "object" },
     ...(gates.length > 0 ? { gates } : {}),
   });
-  return { id, moves: next !== undefined };
+  return { id, moves: next?.outcomes };
 }
 
-function workflowStep(step: JsonObject, index: number, arazzoIds: string[], frame: Frame, build: Build, scope: Scope, when: Logic): { id: string; moves: boolean } {
+function workflowStep(step: JsonObject, index: number, arazzoIds: string[], frame: Frame, build: Build, scope: Scope, when: Logic): { id: string; moves: string[] | undefined } {
   const target = String(step.workflowId);
   const construct = `workflowId ${target}`;
   if (target.startsWith("$sourceDescriptions.")) {
@@ -212,14 +212,14 @@ function workflowStep(step: JsonObject, index: number, arazzoIds: string[], fram
   build.steps.push({
     id,
     ...(when !== true ? { when } : {}),
-    do: { output: stepOutput(outputsExpression(step.outputs, outputsScope), next) },
+    do: { output: stepOutput(outputsExpression(step.outputs, outputsScope), next?.expr) },
     produces: { type: "object" },
     ...(gates.length > 0 ? { gates } : {}),
   });
-  return { id, moves: next !== undefined };
+  return { id, moves: next?.outcomes };
 }
 
-function interactionStep(step: JsonObject, index: number, arazzoIds: string[], frame: Frame, build: Build, scope: Scope, when: Logic): { id: string; moves: boolean } {
+function interactionStep(step: JsonObject, index: number, arazzoIds: string[], frame: Frame, build: Build, scope: Scope, when: Logic): { id: string; moves: string[] | undefined } {
   const interaction = step.interaction as JsonObject;
   const mode = typeof interaction.mode === "string" ? interaction.mode : "form";
   if (mode !== "form") {
@@ -233,7 +233,7 @@ function interactionStep(step: JsonObject, index: number, arazzoIds: string[], f
   const next = nextExpression(actionsOf(step.onSuccess, frame.workflow.successActions, build.document, scope, "onSuccess"), index, arazzoIds, payloadRoot, undefined);
   const derive: Record<string, Logic> = {};
   if (isObject(step.outputs)) derive.outputs = outputsExpression(step.outputs, payloadRoot);
-  if (next !== undefined) derive.next = next;
+  if (next !== undefined) derive.next = next.expr;
   const inputSchema = isObject(interaction.inputSchema) ? interaction.inputSchema : { type: "object" };
   const id = build.ids.take(`${frame.prefix}${String(step.stepId)}`);
   build.steps.push({
@@ -257,7 +257,7 @@ function interactionStep(step: JsonObject, index: number, arazzoIds: string[], f
     retries: 2,
     gates: [{ id: "approved", approve: { message: prompt } }],
   });
-  return { id, moves: next !== undefined };
+  return { id, moves: next?.outcomes };
 }
 
 /** The interaction's context, shown with the step: runtime expressions as placeholders the runtime fills in. */
