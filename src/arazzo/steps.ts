@@ -146,10 +146,17 @@ function gatesOf(criteria: unknown, scope: Scope, statusCodes: readonly number[]
       {
         id: `success-${i + 1}`,
         predicate,
-        message: `successCriteria[${i}] of Arazzo step ${scope.step ?? ""} does not hold: ${criterion.context ? `${criterion.context} ` : ""}${criterion.condition}`,
+        message: `successCriteria[${i}] of Arazzo step ${scope.step ?? ""} does not hold: ${criterionWords(criterion)}`,
       },
     ];
   });
+}
+
+function criterionWords(c: Criterion): string {
+  const type = typeof c.type === "object" ? c.type.type : c.type;
+  if (type === "regex") return `${c.context ?? ""} matches ${c.condition}`;
+  if (type === "jsonpath") return `${c.context ?? ""} gives ${c.condition} a match`;
+  return c.condition;
 }
 
 function operationStep(step: JsonObject, index: number, arazzoIds: string[], frame: Frame, build: Build, scope: Scope, when: Logic): { id: string; moves: string[] | undefined } {
