@@ -96,22 +96,17 @@ export function parseCondition(text: string): Node {
     at++;
   };
 
-  const or = (): Node => {
-    let left = and();
-    while (isOp("||")) {
+  /** One level of left-associative `&&` or `||`. */
+  const chain = (op: "&&" | "||", operand: () => Node) => (): Node => {
+    let left = operand();
+    while (isOp(op)) {
       at++;
-      left = { kind: "logic", op: "||", left, right: and() };
+      left = { kind: "logic", op, left, right: operand() };
     }
     return left;
   };
-  const and = (): Node => {
-    let left = unary();
-    while (isOp("&&")) {
-      at++;
-      left = { kind: "logic", op: "&&", left, right: unary() };
-    }
-    return left;
-  };
+  const and = (): Node => chain("&&", unary)();
+  const or = (): Node => chain("||", and)();
   const unary = (): Node => {
     if (isOp("!")) {
       at++;

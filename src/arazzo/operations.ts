@@ -47,7 +47,9 @@ function byId(raw: string, sources: ReadonlyMap<string, SourceState>, place: Pla
   if (found.length === 1) return found[0]!;
   if (found.length > 1) refuse(place, construct, `several sources define operationId ${id}`, `write it as $sourceDescriptions.<name>.${id}`);
   const problems = [...sources.values()].filter((s): s is { problem: { reason: string; fix: string } } => "problem" in s);
-  if (!qualified && problems.length > 0) refuse(place, construct, problems[0]!.problem.reason, problems[0]!.problem.fix);
+  if (!qualified && problems.length > 0) {
+    refuse(place, construct, problems.map((p) => p.problem.reason).join("; "), problems.map((p) => p.problem.fix).join("; or "));
+  }
   const known = names.flatMap((n) => {
     const state = sources.get(n);
     return state && "source" in state ? [...operationsOf(state.source)].map((o) => o.operation.operationId).filter((o): o is string => typeof o === "string") : [];

@@ -38,15 +38,10 @@ export interface LoadedSource {
 export type SourceState = { source: LoadedSource } | { problem: { reason: string; fix: string } };
 
 export async function loadSources(raw: unknown, options: SourceOptions): Promise<Map<string, SourceState>> {
-  const states = new Map<string, SourceState>();
-  const list = Array.isArray(raw) ? raw : [];
-  await Promise.all(
-    list.map(async (entry) => {
-      if (!isObject(entry) || typeof entry.name !== "string") return;
-      states.set(entry.name, await loadSource(entry, options));
-    }),
-  );
-  return states;
+  const list = (Array.isArray(raw) ? raw : []).filter((e): e is JsonObject => isObject(e) && typeof e.name === "string");
+  // Loaded together, kept in the document's order, so messages name them in that order.
+  const loaded = await Promise.all(list.map((entry) => loadSource(entry, options)));
+  return new Map(list.map((entry, i) => [entry.name as string, loaded[i]!]));
 }
 
 async function loadSource(entry: JsonObject, options: SourceOptions): Promise<SourceState> {

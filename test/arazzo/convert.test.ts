@@ -6,6 +6,8 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { convertDocument, type Conversion } from "../../src/arazzo/convert.js";
 import { readArazzo } from "../../src/arazzo/document.js";
+import { remoteSourceFetcher } from "../../src/arazzo/fetch-source.js";
+import { sha256 } from "../../src/format/identity.js";
 import { refusalLine } from "../../src/arazzo/refusals.js";
 import { stepfileText } from "../../src/arazzo/write.js";
 import { loadStepfileText } from "../../src/loader/load.js";
@@ -107,5 +109,33 @@ workflows:
     expect(both.refused).toEqual([]);
     // The operation had no operationId: the inlined copy of the document is given one.
     expect((both.converted[0]!.stepfile.tools as Record<string, { exposes: string[] }>).store!.exposes).toEqual(["post-things"]);
+  });
+});
+
+describe("remote sources", () => {
+  const remote = (url: string) =>
+    readFileSync(join(FIXTURES, "refusals.arazzo.yaml"), "utf8").replace("url: ./store.openapi.json", `url: ${url}`);
+
+  it("pins a fetched document by url and the sha256 of the bytes fetched", async () => {
+    const bytes = readFileSync(join(FIXTURES, "store.openapi.json"));
+    const fetched: string[] = [];
+    const c = await convertDocument(readArazzo(remote("https://store.example.com/openapi.json"), "r"), {
+      documentPath: join(FIXTURES, "r.arazzo.yaml"),
+      fetchRemote: async (url) => (fetched.push(url), new Uint8Array(bytes)),
+    });
+    expect(fetched).toEqual(["https://store.example.com/openapi.json"]);
+    const tool = (c.converted.find((w) => w.workflowId === "readOne")!.stepfile.tools as Record<string, { openapi: unknown }>).store!;
+    expect(tool.openapi).toEqual({ server: "https://store.example.com", url: "https://store.example.com/openapi.json", sha256: sha256(bytes) });
+    expect(loadStepfileText(stepfileText(c.converted[0]!.stepfile), "pinned").doc.id).toBe("read-one");
+  });
+
+  it("refuses a remote source that is not public https, fetching nothing, and names --source", async () => {
+    const c = await convertDocument(readArazzo(remote("http://127.0.0.1:9/openapi.json"), "r"), {
+      documentPath: join(FIXTURES, "r.arazzo.yaml"),
+      fetchRemote: remoteSourceFetcher({ userAgent: "stepgate/test", timeoutMs: 1000, maxBytes: 1_000_000 }),
+    });
+    const line = refusalLine(c.refused.find((r) => r.workflow === "readOne")!);
+    expect(line).toContain("source store could not be fetched from http://127.0.0.1:9/openapi.json: http://127.0.0.1:9/openapi.json is not a public https URL");
+    expect(line).toContain("name a local copy with --source store=<file>");
   });
 });
