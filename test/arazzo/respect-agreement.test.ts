@@ -14,7 +14,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadStepfileText } from "../../src/loader/load.js";
 import { budget } from "../support/budget.js";
+import { cli } from "../support/cli-exec.js";
 import { REPO_ROOT } from "../support/paths.js";
 import { cliEnvironment, spawnStepgate } from "../support/stepgate.js";
 import { startPetStore, type PetStore } from "./support/pet-store.js";
@@ -50,7 +52,7 @@ interface RespectStep {
 const seen = () => store.requests.map((r) => `${r.method} ${r.path}${r.body === undefined ? "" : ` ${JSON.stringify(r.body)}`}`);
 
 describe("an Arazzo document run by Stepgate and by Redocly Respect", () => {
-  let stepgate: { steps: Record<string, string>; outputs: Record<string, unknown>; requests: string[]; receipts: unknown[] };
+  let stepgate: { steps: Record<string, string>; outputs: Record<string, unknown>; requests: string[]; receipts: unknown[]; identity: string; ledger: string };
   let respect: { steps: Record<string, string>; hosts: string[]; requests: string[]; receipts: unknown[] };
 
   beforeAll(async () => {
@@ -61,14 +63,14 @@ describe("an Arazzo document run by Stepgate and by Redocly Respect", () => {
       const listed = await server.client.listTools();
       expect(listed.tools.map((t) => t.name)).toContain("buy-pet");
       const reply = await server.client.callTool({ name: "buy-pet", arguments: INPUTS });
-      const content = reply.structuredContent as { state: string; outputs?: Record<string, { outputs?: unknown }> };
+      const content = reply.structuredContent as { state: string; identity: string; outputs?: Record<string, { outputs?: unknown }> };
       expect(content.state, JSON.stringify(reply.content)).toBe("finished");
       const [file] = readdirSync(ledgers);
       const records = readFileSync(join(ledgers, file!), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; step?: string });
       const steps: Record<string, string> = {};
       for (const r of records) if ((r.type === "step_passed" || r.type === "step_skipped") && r.step) steps[r.step] = r.type === "step_passed" ? "success" : "skipped";
       expect(records.at(-1)?.type).toBe("run_finished");
-      stepgate = { steps, outputs: content.outputs?.outputs as Record<string, unknown>, requests: seen(), receipts: [...store.receipts] };
+      stepgate = { steps, outputs: content.outputs?.outputs as Record<string, unknown>, requests: seen(), receipts: [...store.receipts], identity: content.identity, ledger: join(ledgers, file!) };
     } finally {
       await server.close();
     }
@@ -89,6 +91,15 @@ describe("an Arazzo document run by Stepgate and by Redocly Respect", () => {
     for (const s of workflow.executedSteps) steps[s.stepId] = s.status;
     respect = { steps, hosts: [...new Set(workflow.executedSteps.map((s) => new URL(s.request.url).host))], requests: seen(), receipts: [...store.receipts] };
   }, budget({ starts: 2, replies: 4 }));
+
+  it("served the document exactly as the stepfile --from-arazzo writes, and left a ledger --verify accepts", async () => {
+    const written = await cli("--from-arazzo", document, "--out", join(dir, "stepfiles"));
+    expect(written.code, written.stderr).toBe(0);
+    const text = readFileSync(join(dir, "stepfiles", "buyPet.stepfile.yaml"), "utf8");
+    expect(loadStepfileText(text, "buyPet.stepfile.yaml").identity).toBe(stepgate.identity);
+    const verified = await cli("--verify", stepgate.ledger);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+  }, budget({ starts: 2 }));
 
   it("Respect addressed the loopback store only", () => {
     expect(respect.hosts).toEqual([new URL(store.url).host]);
