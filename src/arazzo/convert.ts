@@ -50,8 +50,9 @@ export async function convertDocument(doc: ArazzoDocument, options: ConvertOptio
       ids.set(stepfile.id as string, workflowId);
       result.converted.push({ workflowId, index, stepfile });
     } catch (error) {
-      if (!(error instanceof WorkflowRefused)) throw error;
-      result.refused.push({ ...error.refusal, index });
+      if (error instanceof WorkflowRefused) result.refused.push({ ...error.refusal, index });
+      // A defect of ours in one workflow must not cost the others: it is named like a refusal, as ours.
+      else result.refused.push({ workflow: workflowId, index, construct: "the workflow", reason: `Stepgate could not convert it (${(error as Error).message}); this is a Stepgate defect`, fix: "report it with the document; the other workflows are unaffected" });
     }
   }
   return result;

@@ -190,7 +190,8 @@ function workflowStep(step: JsonObject, index: number, arazzoIds: string[], fram
   const workflows = Array.isArray(build.document.workflows) ? (build.document.workflows as JsonObject[]) : [];
   const sub = workflows.find((w) => w.workflowId === target);
   if (!sub) refuse(scope, construct, "no workflow of this document has that workflowId", "name a workflow of this document");
-  if (frame.stack.includes(target)) refuse(scope, construct, `workflow ${target} runs itself through ${[...frame.stack, target].join(" -> ")}, a loop`, "break the cycle");
+  const running = [...frame.stack, frame.workflowId];
+  if (running.includes(target)) refuse(scope, construct, `workflow ${target} would run itself (${[...running.slice(running.indexOf(target)), target].join(" -> ")}), a loop`, "break the cycle");
   const passed = new Map<string, Logic>();
   for (const p of parametersOf(step, {}, build.document, scope)) passed.set(p.name, expression(p.value, scope));
   const prefix = `${frame.prefix}${String(step.stepId)}-`;

@@ -139,3 +139,18 @@ describe("remote sources", () => {
     expect(line).toContain("name a local copy with --source store=<file>");
   });
 });
+
+describe("edges.arazzo.yaml", () => {
+  it("refuses each mistake in its own words, naming workflow and step", async () => {
+    const lines = (await convert("edges.arazzo.yaml")).refused.map(refusalLine);
+    expect(lines.map((l) => l.split(":")[0])).toEqual(["workflow a, step s1", "workflow b, step s1", "workflow c, step s1", "workflow d, step s1", "workflow e, step s1", "workflow f, step s1", "workflow g, step s1", "workflow h, step s1", "workflow i"]);
+    expect(lines[0]).toContain("workflow a would run itself (a -> b -> a), a loop");
+    expect(lines[2]).toContain("add the method, as {$sourceDescriptions.store.url}#/paths/~1pets/get");
+    expect(lines[3]).toContain("a string that is not JSON text");
+    expect(lines[4]).toContain("requestBody.replacements[1] (target /nope)");
+    expect(lines[5]).toContain("no step of this workflow has stepId nowhere");
+    expect(lines[6]).toContain("the condition does not parse");
+    expect(lines[7]).toContain("does not compile under RE2");
+    expect(lines[8]).toContain('it is of type "array"');
+  });
+});
