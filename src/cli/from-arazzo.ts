@@ -46,7 +46,7 @@ export async function fromArazzo(options: Options, out: (line: string) => void, 
       documentPath: file,
       localCopies: options.arazzo.sources,
       servers: options.arazzo.servers,
-      fetchRemote: remoteSourceFetcher({ userAgent: userAgent(packageVersion(), options.contact), timeoutMs: options.limits.requestTimeoutMs, maxBytes: options.limits.responseBytes }),
+      fetchRemote: remoteSourceFetcher({ userAgent: userAgent(packageVersion(), options.contact), timeoutMs: options.limits.requestTimeoutMs, maxBytes: options.limits.responseBytes, allowPrivateHosts: options.allowPrivateHosts }),
       ...(workflow !== undefined ? { workflowId: workflow } : {}),
     });
   } catch (error) {

@@ -45,8 +45,8 @@ Limits and options:
   --draft-setting <name>      let stepgate_try drafts use this setting from the environment (repeatable)
   --draft-host <host[:port]>  let stepgate_try drafts and stepgate_inspect_api reach this exact host even though
                               it is not public (loopback, private); your deliberate choice (repeatable)
-  --allow-private-host <host>  let runs reach this DNS name although it resolves to a private,
-                              loopback or link-local address (a self-hosted API; repeatable)
+  --allow-private-host <host>  let runs (and Arazzo source fetches) reach this DNS name although it resolves
+                              to a private, loopback or link-local address (a self-hosted API; repeatable)
   --max-stepfile-bytes <n>    largest stepfile or cases file read; larger ones are refused before parsing (default 4194304)
   --max-sessions <n>          with --http: most sessions open at once; at the cap the longest-idle session
                               without an active run is closed for a new one, and only when every session

@@ -272,7 +272,7 @@ async function loadAll(args: string[], options: Options, cache: LoadCache | unde
 async function loadArazzoArgument(arg: string, text: string, options: Options, cache: LoadCache | undefined) {
   const { loadArazzoDocument } = await import("../arazzo/served-document.js");
   const { remoteSourceFetcher } = await import("../arazzo/fetch-source.js");
-  const fetchRemote = remoteSourceFetcher({ userAgent: userAgent(packageVersion(), options.contact), timeoutMs: options.limits.requestTimeoutMs, maxBytes: options.limits.responseBytes });
+  const fetchRemote = remoteSourceFetcher({ userAgent: userAgent(packageVersion(), options.contact), timeoutMs: options.limits.requestTimeoutMs, maxBytes: options.limits.responseBytes, allowPrivateHosts: options.allowPrivateHosts });
   return loadArazzoDocument(arg, arg, text, { localCopies: options.arazzo.sources, servers: options.arazzo.servers, fetchRemote }, err, cache);
 }
 
