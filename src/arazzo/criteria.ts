@@ -16,7 +16,7 @@ import { compileRegex } from "../expr/regex.js";
 import { ConditionSyntax, parseCondition, type Node } from "./condition-parser.js";
 import { translateExpression, type Scope } from "./expressions.js";
 import { and, not, or, path, type Logic } from "./json-logic.js";
-import { refuse } from "./refusals.js";
+import { refuse, WorkflowRefused } from "./refusals.js";
 
 export interface Criterion {
   condition: string;
@@ -38,6 +38,17 @@ export function criteriaExpression(criteria: readonly Criterion[], place: Criter
 }
 
 export function criterionExpression(criterion: Criterion, place: CriteriaPlace): Logic {
+  try {
+    return lowerCriterion(criterion, place);
+  } catch (error) {
+    // A refusal from inside (a runtime expression the criterion reads) is named from the criterion.
+    if (!(error instanceof WorkflowRefused) || error.refusal.construct.startsWith(place.construct)) throw error;
+    const r = error.refusal;
+    return refuse(place.scope, `${place.construct} (${JSON.stringify(criterion.condition)}), ${r.construct}`, r.reason, r.fix);
+  }
+}
+
+function lowerCriterion(criterion: Criterion, place: CriteriaPlace): Logic {
   const type = typeof criterion.type === "object" ? criterion.type.type : criterion.type ?? "simple";
   const version = typeof criterion.type === "object" ? criterion.type.version : undefined;
   const construct = `${place.construct} (${type} ${JSON.stringify(criterion.condition)})`;

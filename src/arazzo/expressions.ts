@@ -25,6 +25,8 @@ export interface Scope extends Place {
   interactionRoot?: string;
   /** What `$statusCode` is here: the caller folds it (criteria.ts), so elsewhere it is refused. */
   statusCode?: Logic;
+  /** Why there is no status here, when it is not the usual reason (a workflowId step has no response of its own). */
+  noStatus?: string;
 }
 
 export const EXPRESSION_START = /^\$(inputs|steps|response|request|statusCode|url|method|outputs|workflows|sourceDescriptions|components|interaction)\b/;
@@ -84,7 +86,7 @@ export function translateExpression(raw: string, scope: Scope): Logic {
     }
     case "$statusCode":
       if (scope.statusCode === undefined) {
-        refuse(scope, construct, "a stepfile's calls keep the response body only; the status is known only as success or failure", "read a value from the response body instead");
+        refuse(scope, construct, scope.noStatus ?? "a stepfile's calls keep the response body only; the status is known only as success or failure", scope.noStatus ? "drop the criterion, or check the workflow's outputs" : "read a value from the response body instead");
       }
       return scope.statusCode;
     case "$outputs": {

@@ -215,7 +215,7 @@ function workflowStep(step: JsonObject, index: number, arazzoIds: string[], fram
   };
   checkFailureActions(actionsOf(step.onFailure, frame.workflow.failureActions, build.document, scope, "onFailure"), undefined, scope);
   const next = nextExpression(actionsOf(step.onSuccess, frame.workflow.successActions, build.document, scope, "onSuccess"), index, arazzoIds, outputsScope, undefined);
-  const gates = gatesOf(step.successCriteria, { ...outputsScope }, undefined);
+  const gates = gatesOf(step.successCriteria, { ...outputsScope, noStatus: `a step that runs workflow ${target} has no response, so no status code, of its own (the workflow's steps check theirs)` }, undefined);
   const id = build.ids.take(`${frame.prefix}${String(step.stepId)}`);
   build.steps.push({
     id,

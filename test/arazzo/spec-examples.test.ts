@@ -52,7 +52,7 @@ const EXAMPLES: Example[] = [
     converted: ["place-order"],
     refused: [
       ["apply-coupon", "find-pet", "parameter pet_tags (in query)"],
-      ["buy-available-pet", "place-order", "the runtime expression $statusCode"],
+      ["buy-available-pet", "place-order", 'successCriteria[0] ("$statusCode == 200"), the runtime expression $statusCode'],
     ],
   },
   {
