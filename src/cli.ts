@@ -48,6 +48,8 @@ export async function main(argv: string[]): Promise<number> {
         out: (line) => void process.stdout.write(`${line}\n`),
         err: (line) => void process.stderr.write(`${line}\n`),
       });
+    case "from-arazzo":
+      return (await import("./cli/from-arazzo.js")).fromArazzo(options, (line) => out(`${line}\n`), err);
     case "serve":
       return (await import("./cli/serve.js")).run(options);
   }

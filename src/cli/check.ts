@@ -13,7 +13,8 @@ import { StepfileUnreadable, type Issue } from "../errors.js";
 import { closestNames } from "../format/closest-names.js";
 import { fileFindings, type FindingOptions } from "../loader/findings.js";
 import { ALL_RULES, ruleById } from "../loader/rules/index.js";
-import { resolveArgument, UnknownCatalogName } from "./catalog.js";
+import { mayBeArazzoFile } from "../arazzo/detect.js";
+import { isStepfilePath, resolveArgument, UnknownCatalogName } from "./catalog.js";
 import type { Options } from "./options.js";
 
 export interface FileReport {
@@ -39,7 +40,7 @@ export async function checkMode(options: Options, out: (text: string) => void, e
   }
   const findingOptions: FindingOptions = { ignore: new Set(options.ignore), ...(options.offline ? { unfetched: "--offline skips fetching" } : { fetchPinned: await pinnedFetcher(options) }) };
   const reports: FileReport[] = [];
-  for (const arg of options.positionals) reports.push(await checkOne(arg, options.maxStepfileBytes, findingOptions));
+  for (const arg of options.positionals) reports.push((await checkArazzo(arg, options)) ?? (await checkOne(arg, options.maxStepfileBytes, findingOptions)));
   reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const errors = reports.reduce((n, r) => n + r.errors.length + (r.unreadable ? 1 : 0), 0);
   const warnings = reports.reduce((n, r) => n + r.warnings.length, 0);
@@ -108,6 +109,17 @@ async function checkOne(arg: string, maxBytes: number, findingOptions: FindingOp
     if (error instanceof StepfileUnreadable) return { file: arg, valid: false, errors: [], warnings: [], unreadable: error.message };
     throw error;
   }
+}
+
+/** An Arazzo document's report (docs/arazzo.md): its refusals and its converted stepfiles' findings; undefined for a stepfile. */
+async function checkArazzo(arg: string, options: Options): Promise<FileReport | undefined> {
+  if (!isStepfilePath(arg) || !(await mayBeArazzoFile(arg, options.maxStepfileBytes))) return undefined;
+  const { arazzoText, checkArazzoDocument } = await import("../arazzo/served-document.js");
+  const text = await arazzoText(arg, options.maxStepfileBytes);
+  if (text === undefined) return undefined;
+  // Nothing is fetched by --check: a remote source needs its local copy (--source) to be checked.
+  const { errors, warnings } = await checkArazzoDocument(arg, text, { localCopies: options.arazzo.sources, servers: options.arazzo.servers });
+  return { file: arg, valid: errors.length === 0, errors, warnings };
 }
 
 /** One finding in the form compilers use (file:line:column: severity: ... [rule]), which CI annotators read. */

@@ -31,10 +31,16 @@ Usage:
   stepgate --keygen <dir>                                 an Ed25519 key pair for signing ledgers (never overwrites)
   stepgate --auth <stepfile | catalog name> <credential> [--client-id <id> [--client-auth-method <m>]]
                  [--redirect-port <n>] [--auth-wait-ms <ms>] [--token-store <file>]
+  stepgate --from-arazzo <arazzo file> [--workflow <id>] --out <dir> [--source <name>=<file>] [--server <name>=<url>]
+                                                          write <workflowId>.stepfile.yaml for each workflow of an Arazzo
+                                                          document that converts; name each one refused, with its step
+                                                          and construct (exit 1 when any was refused); docs/arazzo.md
   stepgate --help | --version
 
 A stepfile argument is a path ending in .yaml, .yml or .json, or the name of
-a catalog entry (see --list). With no stepfiles, only the authoring tools
+a catalog entry (see --list). A path to an Arazzo document (top-level
+arazzo field) serves each workflow that converts as a tool, exactly as its
+converted stepfile would, and --check checks it. With no stepfiles, only the authoring tools
 (and stepgate_call/stepgate_submit, which drive stepgate_try runs) are served.
 
 Limits and options:
@@ -49,8 +55,8 @@ Limits and options:
   --draft-setting <name>      let stepgate_try drafts use this setting from the environment (repeatable)
   --draft-host <host[:port]>  let stepgate_try drafts and stepgate_inspect_api reach this exact host even though
                               it is not public (loopback, private); your deliberate choice (repeatable)
-  --allow-private-host <host>  let runs and --check reach this DNS name although it resolves to a private,
-                              loopback or link-local address (a self-hosted API; repeatable)
+  --allow-private-host <host>  let runs, --check and Arazzo source fetches reach this DNS name although it
+                              resolves to a private, loopback or link-local address (a self-hosted API; repeatable)
   --max-stepfile-bytes <n>    largest stepfile or cases file read; larger ones are refused before parsing (default 4194304)
   --max-sessions <n>          with --http: most sessions open at once; at the cap the longest-idle session
                               without an active run is closed for a new one, and only when every session
@@ -66,7 +72,11 @@ Limits and options:
   --signing-key <file>        sign each run's closing record and checkpoints with this Ed25519 private key
                               (PEM, from --keygen; or set STEPGATE_SIGNING_KEY to the file)
   --checkpoint-every <n>      with a signing key: a signed checkpoint record every n records (default 64)
-  --watch                     reload a stepfile when its file changes
+  --source <name>=<file>      Arazzo documents: use this local copy of sourceDescription <name> (inlined
+                              into the stepfile) instead of its url (repeatable)
+  --server <name>=<url>       Arazzo documents: send source <name>'s requests to this base URL instead of
+                              its document's first server (repeatable)
+  --watch                     reload a stepfile when its file changes (not Arazzo documents)
   --mutants <n>               with --test --mutate: wrong mutants played per entry at most (default 24; half as
                               many again of likely equivalents)
   --min-score <0..1>          with --test --mutate: exit 1 when a file's score ((killed + accepted) / mutants) is

@@ -12,7 +12,7 @@ export class UsageError extends Error {
 }
 
 export interface Options {
-  mode: "serve" | "list" | "test" | "check" | "verify" | "auth" | "keygen" | "show" | "help" | "version";
+  mode: "serve" | "list" | "test" | "check" | "verify" | "auth" | "keygen" | "show" | "help" | "version" | "from-arazzo";
   http?: number;
   limits: Limits;
   ledgerDir?: string;
@@ -58,7 +58,19 @@ export interface Options {
   html?: string;
   /** --test --mutate: wrong and equivalent outputs played through the gates (src/offline/mutate). */
   mutate?: { perEntry?: number; minScore?: number; seed?: number };
+  /** Arazzo documents (docs/arazzo.md): --from-arazzo's file, --workflow, --out; --source and --server also apply when serving or checking one. */
+  arazzo: ArazzoOptions;
   positionals: string[];
+}
+
+export interface ArazzoOptions {
+  file?: string;
+  workflow?: string;
+  out?: string;
+  /** --source <name>=<file>: a local copy of a sourceDescription, inlined. */
+  sources: Map<string, string>;
+  /** --server <name>=<url>: the base URL a source's requests go to. */
+  servers: Map<string, string>;
 }
 
 
@@ -120,13 +132,18 @@ export function parseOptions(argv: string[]): Options {
         mutants: { type: "string" },
         "min-score": { type: "string" },
         seed: { type: "string" },
+        "from-arazzo": { type: "string" },
+        workflow: { type: "string" },
+        out: { type: "string" },
+        source: { type: "string", multiple: true },
+        server: { type: "string", multiple: true },
       },
     });
   } catch (error) {
     throw new UsageError((error as Error).message.split("\n")[0]!.replace(/\. To specify.*$/, ""));
   }
   const v = parsed.values;
-  const modes = (["list", "test", "check", "verify", "auth", "keygen", "show", "help", "version"] as const).filter((m) => v[m]);
+  const modes = (["list", "test", "check", "verify", "auth", "keygen", "show", "help", "version", "from-arazzo"] as const).filter((m) => v[m] !== undefined && v[m] !== false);
   if (modes.length > 1) throw new UsageError(`--${modes[0]} and --${modes[1]} cannot be combined`);
   const mode = modes[0] ?? "serve";
 
@@ -161,6 +178,7 @@ export function parseOptions(argv: string[]): Options {
     format: v.json ? "json" : "text",
     ignore: v.ignore ?? [],
     offline: v.offline ?? false,
+    arazzo: arazzoOptions(mode, v),
     positionals: parsed.positionals,
   };
   if (v.http !== undefined) {
@@ -231,6 +249,37 @@ function mutateOptions(mode: Options["mode"], v: Record<string, string | boolean
     mutate.minScore = score;
   }
   options.mutate = mutate;
+}
+
+/** --from-arazzo's options; --source and --server also name sources of an Arazzo document served or checked. */
+function arazzoOptions(mode: Options["mode"], v: Record<string, string | boolean | string[] | undefined>): ArazzoOptions {
+  for (const flag of ["workflow", "out"]) {
+    if (v[flag] !== undefined && mode !== "from-arazzo") throw new UsageError(`--${flag} is only for --from-arazzo`);
+  }
+  for (const flag of ["source", "server"]) {
+    if (v[flag] !== undefined && mode !== "from-arazzo" && mode !== "serve" && mode !== "check") throw new UsageError(`--${flag} is for Arazzo documents: --from-arazzo, serving or --check`);
+  }
+  const pairs = (flag: string, check: (value: string) => boolean, expected: string) =>
+    new Map(
+      ((v[flag] as string[] | undefined) ?? []).map((pair) => {
+        const at = pair.indexOf("=");
+        const name = pair.slice(0, at);
+        const value = pair.slice(at + 1);
+        if (at <= 0 || !check(value)) throw new UsageError(`--${flag} ${JSON.stringify(pair)}: expected <source name>=${expected}`);
+        return [name, value] as const;
+      }),
+    );
+  const options: ArazzoOptions = {
+    sources: pairs("source", (value) => value !== "", "<file>"),
+    servers: pairs("server", (value) => /^https?:\/\/[^/]/.test(value), "<https:// URL>"),
+  };
+  if (mode === "from-arazzo") {
+    options.file = nonEmpty("--from-arazzo", v["from-arazzo"] as string);
+    if (v.out === undefined) throw new UsageError("--from-arazzo needs --out <folder> to write the stepfiles into");
+    options.out = nonEmpty("--out", v.out as string);
+    if (v.workflow !== undefined) options.workflow = nonEmpty("--workflow", v.workflow as string);
+  }
+  return options;
 }
 
 /** --auth's own options: anywhere else they would be silently ignored. */

@@ -24,7 +24,8 @@ import { watchStepfiles } from "./watch.js";
 import { allObservers } from "../engine/observer.js";
 import { telemetryWanted } from "../telemetry/wanted.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
-import { catalogEntries, catalogRoot, loadArgumentDeferred } from "./catalog.js";
+import { mayBeArazzoFile } from "../arazzo/detect.js";
+import { catalogEntries, catalogRoot, isStepfilePath, loadArgumentDeferred } from "./catalog.js";
 import { builtCatalogIndexOnce, readIndexedFacts } from "./catalog-index.js";
 import { openLoadCache } from "./load-cache.js";
 import { warningLines } from "./load-warnings.js";
@@ -53,16 +54,17 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
   if (typeof signing === "number") return signing;
   // In stdio mode without --ledger-dir, standard error carries only ledger JSON lines: warnings reach the client as log messages instead.
   const cache = options.cache ? openLoadCache() : undefined;
-  const all = await loadAll(options.positionals, options.maxStepfileBytes, cache);
+  const all = await loadAll(options.positionals, options, cache);
   if (!all) return 1;
-  const { loaded } = all;
   // Warnings wait for the first answer (refusals did not): found and printed once the client has its tools/list, or a second after start.
   const printWarnings = options.ledgerDir !== undefined || options.http !== undefined;
   let warned: Promise<void> | undefined;
   const warnLater = () => (warned ??= all.warnings(printWarnings));
   setTimeout(() => void warnLater(), WARNINGS_AFTER_MS).unref();
-  const stepfiles = new ServedStepfiles(loaded.map((l, i) => ({ source: options.positionals[i]!, loaded: l })));
-  const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, (line) => void process.stderr.write(`${line}\n`), options.maxStepfileBytes, cache) : () => undefined;
+  const stepfiles = new ServedStepfiles(all.served);
+  const watched = options.positionals.filter((arg) => !all.arazzo.has(arg));
+  if (options.watch && all.arazzo.size > 0) err(`stepgate: --watch does not reload Arazzo documents (${[...all.arazzo].join(", ")}); restart to serve a changed one`);
+  const stopWatching = options.watch ? watchStepfiles(watched, stepfiles, (line) => void process.stderr.write(`${line}\n`), options.maxStepfileBytes, cache) : () => undefined;
   // One set of OAuth grants for the process. With --token-store they open at
   // start (a store that cannot be used stops the server before any run);
   // otherwise with the first toolbox, so OAuth loads only when a run starts.
@@ -239,19 +241,39 @@ async function answerEarly(early: ReturnType<typeof readEarly>, stepfiles: Serve
 /** When the warnings of served stepfiles are found if no tools/list came first. */
 const WARNINGS_AFTER_MS = 1000;
 
+/** A served stepfile: the argument (or `<arg>#<workflowId>` for an Arazzo workflow) and its load, warnings still to find. */
+interface ServedLoad {
+  source: string;
+  load: DeferredLoad;
+}
+
 /**
  * Load every stepfile argument, reporting every failure; undefined when any
  * failed. Their warnings are found later (`warnings`, which prints them when
  * asked to): the rules pass was a tenth of a first launch's loading (issue
  * 27), and a client waiting for tools/list needs only to know each file loads.
+ * An Arazzo document (docs/arazzo.md) is served as the stepfiles its
+ * workflows convert to, each under `<arg>#<workflowId>`.
  */
-async function loadAll(args: string[], maxBytes: number, cache: LoadCache | undefined): Promise<{ loaded: LoadedStepfile[]; warnings: (print: boolean) => Promise<void> } | undefined> {
-  const results = await Promise.allSettled(args.map((arg) => loadArgumentDeferred(arg, maxBytes, cache)));
+async function loadAll(
+  args: string[],
+  options: Options,
+  cache: LoadCache | undefined,
+): Promise<{ served: { source: string; loaded: LoadedStepfile }[]; arazzo: Set<string>; warnings: (print: boolean) => Promise<void> } | undefined> {
+  const arazzo = new Set<string>();
+  const loadOne = async (arg: string): Promise<ServedLoad[]> => {
+    const text = isStepfilePath(arg) && (await mayBeArazzoFile(arg, options.maxStepfileBytes)) ? await (await import("../arazzo/served-document.js")).arazzoText(arg, options.maxStepfileBytes) : undefined;
+    if (text === undefined) return [{ source: arg, load: await loadArgumentDeferred(arg, options.maxStepfileBytes, cache) }];
+    arazzo.add(arg);
+    // A converted workflow is loaded in full (its warnings found with it), so finishing gives them back.
+    return (await loadArazzoArgument(arg, text, options, cache)).map(({ source, loaded }) => ({ source, load: { loaded, finish: () => loaded.warnings } }));
+  };
+  const results = await Promise.allSettled(args.map(loadOne));
   let ok = true;
-  const loaded: LoadedStepfile[] = [];
-  const deferred: Array<{ arg: string; load: DeferredLoad }> = [];
+  const served: { source: string; loaded: LoadedStepfile }[] = [];
+  const deferred: ServedLoad[] = [];
   const seen = new Map<string, string>();
-  for (const [i, result] of results.entries()) {
+  for (const result of results) {
     if (result.status === "rejected") {
       ok = false;
       const error = result.reason as Error;
@@ -259,26 +281,36 @@ async function loadAll(args: string[], maxBytes: number, cache: LoadCache | unde
       process.stderr.write(`${name}${error.message}\n`);
       continue;
     }
-    const { loaded: stepfile } = result.value;
-    const other = seen.get(stepfile.doc.id);
-    if (other !== undefined) {
-      ok = false;
-      process.stderr.write(`StepfileInvalid: ${args[i]} and ${other} both have id ${stepfile.doc.id}; each served stepfile needs its own id\n`);
-      continue;
+    for (const entry of result.value) {
+      const stepfile = entry.load.loaded;
+      const other = seen.get(stepfile.doc.id);
+      if (other !== undefined) {
+        ok = false;
+        process.stderr.write(`StepfileInvalid: ${entry.source} and ${other} both have id ${stepfile.doc.id}; each served stepfile needs its own id\n`);
+        continue;
+      }
+      seen.set(stepfile.doc.id, entry.source);
+      deferred.push(entry);
+      served.push({ source: entry.source, loaded: stepfile });
     }
-    seen.set(stepfile.doc.id, args[i]!);
-    deferred.push({ arg: args[i]!, load: result.value });
-    loaded.push(stepfile);
   }
   const warnings = async (print: boolean) => {
-    for (const { arg, load } of deferred) {
+    for (const { source, load } of deferred) {
       // One file at a time, so a request that arrives meanwhile waits for one file's rules at most.
       await new Promise((resolve) => setImmediate(resolve));
       const found = load.finish();
-      if (print) for (const line of warningLines(found, arg)) process.stderr.write(`${line}\n`);
+      if (print) for (const line of warningLines(found, source)) process.stderr.write(`${line}\n`);
     }
   };
-  return ok ? { loaded, warnings } : undefined;
+  return ok ? { served, arazzo, warnings } : undefined;
+}
+
+/** An Arazzo document's workflows, converted; its remote sources fetched as stepgate_inspect_api fetches. */
+async function loadArazzoArgument(arg: string, text: string, options: Options, cache: LoadCache | undefined) {
+  const { loadArazzoDocument } = await import("../arazzo/served-document.js");
+  const { remoteSourceFetcher } = await import("../arazzo/fetch-source.js");
+  const fetchRemote = remoteSourceFetcher({ userAgent: userAgent(packageVersion(), options.contact), timeoutMs: options.limits.requestTimeoutMs, maxBytes: options.limits.responseBytes, allowPrivateHosts: options.allowPrivateHosts });
+  return loadArazzoDocument(arg, arg, text, { localCopies: options.arazzo.sources, servers: options.arazzo.servers, fetchRemote }, err, cache);
 }
 
 /** The signing key (--signing-key, else STEPGATE_SIGNING_KEY), read before serving; an exit code when it cannot be used. */

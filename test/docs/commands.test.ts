@@ -66,7 +66,7 @@ describe("commands in README.md and docs/", () => {
 });
 
 /** Modes that print and exit; every other command serves until stopped. */
-const ONE_SHOT = /(^| )--(list|help|version|verify|test|check)( |$)/;
+const ONE_SHOT = /(^| )--(list|help|version|verify|test|check|from-arazzo)( |$)/;
 
 describe.each(commands.filter((c) => RUN_HERE.test(c.text)).map((c) => [`${c.where}: ${c.text}`, c] as const))("%s", (_, command) => {
   it(

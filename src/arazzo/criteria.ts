@@ -1,0 +1,211 @@
+// Criterion Objects (successCriteria, and the criteria of actions) turned
+// into boolean expressions: `simple` conditions, `regex` over a context, and
+// `jsonpath` filters (`$[?...]`) over a context, per the Arazzo
+// Specification, "Criterion Object" and "Criterion Expression Type Object"
+// (OAI/Arazzo-Specification, versions/1.0.1.md, commit
+// fc140d26c440291b0061c62a53e45a8fb07cc369). `xpath` is refused.
+//
+// `$statusCode`: a stepfile call keeps only the body, and reaching a step's
+// output means the API answered with success. So the status is one of the
+// success codes the operation documents: the condition is lowered once per
+// documented code, and converts only when every code gives the same
+// expression (`$statusCode == 200` for an operation documenting only 200 is
+// `true`; one documenting 200 and 201 cannot say which it was).
+import { matchAll } from "../expr/operators/match-all.js";
+import { compileRegex } from "../expr/regex.js";
+import { ConditionSyntax, parseCondition, type Node } from "./condition-parser.js";
+import { translateExpression, type Scope } from "./expressions.js";
+import { and, not, or, path, type Logic } from "./json-logic.js";
+import { refuse, WorkflowRefused } from "./refusals.js";
+
+export interface Criterion {
+  condition: string;
+  context?: string;
+  type?: string | { type: string; version: string };
+}
+
+/** Where a criterion is evaluated: the scope, and the success codes a response here can have (undefined: no response). */
+export interface CriteriaPlace {
+  scope: Scope;
+  /** The construct, for refusals: `successCriteria[0]`, `onSuccess[1] (end finish).criteria[0]`. */
+  construct: string;
+  statusCodes?: readonly number[];
+}
+
+/** Every criterion of a list, all of which must hold (an empty list holds). */
+export function criteriaExpression(criteria: readonly Criterion[], place: CriteriaPlace): Logic {
+  return and(criteria.map((c, i) => criterionExpression(c, { ...place, construct: `${place.construct}[${i}]` })));
+}
+
+export function criterionExpression(criterion: Criterion, place: CriteriaPlace): Logic {
+  try {
+    return lowerCriterion(criterion, place);
+  } catch (error) {
+    // A refusal from inside (a runtime expression the criterion reads) is named from the criterion.
+    if (!(error instanceof WorkflowRefused) || error.refusal.construct.startsWith(place.construct)) throw error;
+    const r = error.refusal;
+    return refuse(place.scope, `${place.construct} (${JSON.stringify(criterion.condition)}), ${r.construct}`, r.reason, r.fix);
+  }
+}
+
+function lowerCriterion(criterion: Criterion, place: CriteriaPlace): Logic {
+  const type = typeof criterion.type === "object" ? criterion.type.type : criterion.type ?? "simple";
+  const version = typeof criterion.type === "object" ? criterion.type.version : undefined;
+  const construct = `${place.construct} (${type} ${JSON.stringify(criterion.condition)})`;
+  const at = { ...place, construct };
+  switch (type) {
+    case "simple":
+      return folded(at, (status) => lower(parse(criterion.condition, at), at, status, undefined));
+    case "regex": {
+      if (criterion.context === undefined) refuse(place.scope, construct, "a regex criterion needs a context", "give the runtime expression it applies to as context");
+      try {
+        compileRegex(criterion.condition);
+      } catch (error) {
+        refuse(place.scope, construct, `the pattern does not compile under RE2, which stepfile regexes use (${(error as Error).message})`, "write the pattern without lookahead or backreferences");
+      }
+      return folded(at, (status) => {
+        const context = value(criterion.context!, at, status);
+        if (!isConstant(context)) return { "!!": [{ length: { match_all: [{ cat: [context] }, criterion.condition] } }] };
+        return (matchAll(compileRegex(criterion.condition), String(context)) as unknown[]).length > 0;
+      });
+    }
+    case "jsonpath": {
+      if (version !== undefined && version !== "draft-goessner-dispatch-jsonpath-00" && version !== "rfc9535") {
+        refuse(place.scope, construct, `JSONPath version ${version} is not one Arazzo defines`, "use RFC 9535 JSONPath");
+      }
+      if (criterion.context === undefined) refuse(place.scope, construct, "a jsonpath criterion needs a context", "give the runtime expression it applies to as context");
+      const filter = /^\$\[\?\(?(.*?)\)?\]$/s.exec(criterion.condition.trim());
+      if (!filter) {
+        refuse(place.scope, construct, "only a filter over the context ($[?<filter>]) has a stepfile expression", "write the check as $[?@.name == value] or as a simple condition");
+      }
+      return folded(at, (status) => {
+        const context = value(criterion.context!, at, status);
+        return lower(parse(filter[1]!, at), at, status, context);
+      });
+    }
+    default:
+      return refuse(place.scope, construct, `${type} criteria have no stepfile expression`, "write the check as a simple condition over $response.body");
+  }
+}
+
+function parse(text: string, place: CriteriaPlace): Node {
+  try {
+    return parseCondition(text);
+  } catch (error) {
+    if (error instanceof ConditionSyntax) return refuse(place.scope, place.construct, `the condition does not parse: ${error.message}`, "write it with the literals and operators the Criterion Object defines");
+    throw error;
+  }
+}
+
+/** Lower once per possible status code; the results must agree (see the file's opening comment). */
+function folded(place: CriteriaPlace, lowerWith: (status: number | undefined) => Logic): Logic {
+  const codes = place.statusCodes;
+  const first = lowerWith(codes?.[0]);
+  if (codes === undefined || codes.length <= 1) return checked(first, place);
+  for (const code of codes.slice(1)) {
+    if (JSON.stringify(lowerWith(code)) !== JSON.stringify(first)) {
+      refuse(
+        place.scope,
+        place.construct,
+        `it tells the operation's success statuses (${codes.join(", ")}) apart, and a stepfile call knows only that the call succeeded`,
+        "read a field of the response body that differs between them instead of $statusCode",
+      );
+    }
+  }
+  return checked(first, place);
+}
+
+function checked(expr: Logic, place: CriteriaPlace): Logic {
+  if (expr === false) {
+    refuse(place.scope, place.construct, `it can never hold in a stepfile: a call that reaches its criteria succeeded with ${place.statusCodes?.join(" or ") ?? "a success status"}`, "check a status the operation documents as success, or a field of the response body");
+  }
+  return typeof expr === "boolean" || isBooleanOp(expr) ? expr : { "!!": [expr] };
+}
+
+const BOOLEAN_OPS = new Set(["==", "!=", "<", "<=", ">", ">=", "!", "!!", "and", "or"]);
+function isBooleanOp(expr: Logic): boolean {
+  return expr !== null && typeof expr === "object" && !Array.isArray(expr) && BOOLEAN_OPS.has(Object.keys(expr)[0]!);
+}
+
+function isConstant(expr: Logic): expr is null | boolean | number | string {
+  return expr === null || typeof expr !== "object";
+}
+
+function value(text: string, place: CriteriaPlace, status: number | undefined): Logic {
+  return translateExpression(text, { ...place.scope, ...(status !== undefined ? { statusCode: status } : {}) });
+}
+
+/** A node as an expression, with constants folded so status comparisons become true or false. */
+function lower(node: Node, place: CriteriaPlace, status: number | undefined, current: Logic | undefined): Logic {
+  const recur = (n: Node) => lower(n, place, status, current);
+  switch (node.kind) {
+    case "literal":
+      return node.value;
+    case "expression": {
+      const base = value(node.text, place, status);
+      return node.keys.length === 0 ? base : below(base, node.keys);
+    }
+    case "current":
+      if (current === undefined) refuse(place.scope, place.construct, "@ is read only inside a JSONPath filter", "read the value with a runtime expression");
+      return node.keys.length === 0 ? current : below(current, node.keys);
+    case "not": {
+      const operand = recur(node.operand);
+      return isConstant(operand) ? !operand : not(operand);
+    }
+    case "logic": {
+      const parts = [recur(node.left), recur(node.right)].map((p) => (isConstant(p) ? Boolean(p) : p));
+      return node.op === "&&" ? and(parts) : or(parts);
+    }
+    case "compare":
+      return comparison(node.op, recur(node.left), recur(node.right));
+    case "call":
+      if (node.name === "length" && node.args.length === 1) return { length: recur(node.args[0]!) };
+      return refuse(
+        place.scope,
+        place.construct,
+        node.name === "count"
+          ? "count() counts the nodes a query selects (RFC 9535, section 2.4.5), which a stepfile expression cannot; count(@.items) is 1 whenever items exists"
+          : `the function ${node.name}() has no stepfile expression`,
+        node.name === "count" ? "write length(@.items) for the size of an array" : "use length() or a comparison",
+      );
+  }
+}
+
+function below(base: Logic, keys: readonly (string | number)[]): Logic {
+  if (base !== null && typeof base === "object" && "var" in base && typeof (base as { var: unknown }).var === "string") {
+    const [root, ...rest] = (base as { var: string }).var.split(".");
+    return path(root!, [...rest, ...keys]);
+  }
+  let expr = base;
+  for (const key of keys) expr = { get: [expr, key] };
+  return expr;
+}
+
+/** A comparison; string comparisons are case-insensitive, as the Criterion Object says. */
+function comparison(op: string, left: Logic, right: Logic): Logic {
+  if (isConstant(left) && isConstant(right)) return constantCompare(op, left, right);
+  const lowerCase = (side: Logic, other: Logic) => (typeof other === "string" && !isConstant(side) ? { lower: side } : typeof side === "string" ? side.toLowerCase() : side);
+  const l = lowerCase(left, right);
+  const r = lowerCase(right, left);
+  if (op === "!=") return { "!=": [l, r] };
+  return { [op]: [l, r] };
+}
+
+function constantCompare(op: string, a: null | boolean | number | string, b: null | boolean | number | string): boolean {
+  const x = typeof a === "string" ? a.toLowerCase() : a;
+  const y = typeof b === "string" ? b.toLowerCase() : b;
+  switch (op) {
+    case "==":
+      return x == y; // the Criterion Object compares loosely
+    case "!=":
+      return x != y; // as above
+    case "<":
+      return (x as number) < (y as number);
+    case "<=":
+      return (x as number) <= (y as number);
+    case ">":
+      return (x as number) > (y as number);
+    default:
+      return (x as number) >= (y as number);
+  }
+}

@@ -1,0 +1,31 @@
+// Fetching a remote source description the way stepgate_inspect_api does
+// (src/authoring/inspect-api.ts): public https only, judged from the URL
+// (src/authoring/public-url.ts), through egress with only that host allowed
+// and no credential source, so a redirect elsewhere is refused per hop.
+import { UrlNotPublic } from "../errors.js";
+import { inspectFetch } from "../authoring/inspect-policy.js";
+import { addressGuard } from "../egress/address-guard.js";
+import { publicHttpsUrl, urlProblem } from "../authoring/public-url.js";
+
+export interface FetchLimits {
+  userAgent: string;
+  timeoutMs: number;
+  maxBytes: number;
+  /** --allow-private-host: names the operator lets resolve to private addresses. */
+  allowPrivateHosts?: readonly string[];
+}
+
+export function remoteSourceFetcher(requests: FetchLimits): (url: string) => Promise<Uint8Array> {
+  const addresses = requests.allowPrivateHosts && requests.allowPrivateHosts.length > 0 ? addressGuard({ allowPrivateHosts: requests.allowPrivateHosts }) : undefined;
+  return async (raw) => {
+    const problem = urlProblem(raw, publicHttpsUrl);
+    if (problem) throw new UrlNotPublic(raw, problem, "name a local copy with --source <name>=<file>");
+    const url = new URL(raw);
+    const response = await inspectFetch(requests, [url.host], "fetch source description", addresses)(url, { headers: { accept: "application/json, application/yaml;q=0.9, text/yaml;q=0.9, */*;q=0.1" } });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new Error(`it answered HTTP ${response.status}`);
+    }
+    return new Uint8Array(await response.arrayBuffer());
+  };
+}

@@ -1,0 +1,105 @@
+// An Arazzo document given where a stepfile is expected (serving, --check):
+// each workflow is converted and loaded exactly as its written stepfile
+// would be (the same YAML text through the same loader), so serving the
+// document and serving the files --from-arazzo writes cannot differ.
+import { StepfileInvalid, StepfileUnreadable, type Issue } from "../errors.js";
+import { readBounded } from "../format/read-bounded.js";
+import { DEFAULT_MAX_STEPFILE_BYTES } from "../limits.js";
+import { loadStepfileText, type LoadCache, type LoadedStepfile } from "../loader/load.js";
+import { convertDocument, type Conversion } from "./convert.js";
+import { mayBeArazzo } from "./detect.js";
+import { readArazzo } from "./document.js";
+import { refusalLine } from "./refusals.js";
+import type { SourceOptions } from "./sources.js";
+import { stepfileText } from "./write.js";
+
+export type ArazzoSourceOptions = Omit<SourceOptions, "documentPath">;
+
+export interface ServedWorkflow {
+  /** `<file>#<workflowId>`: where a message says it came from. */
+  source: string;
+  text: string;
+}
+
+export interface DocumentLoad {
+  conversion: Conversion;
+  workflows: ServedWorkflow[];
+}
+
+/** The text of a path when it is an Arazzo document (its top-level `arazzo` field), else undefined. */
+export async function arazzoText(path: string, maxBytes = DEFAULT_MAX_STEPFILE_BYTES): Promise<string | undefined> {
+  let read;
+  try {
+    read = await readBounded(path, maxBytes);
+  } catch {
+    return undefined; // the stepfile loader reports an unreadable file in its own words
+  }
+  if ("tooLarge" in read || !mayBeArazzo(read.text)) return undefined;
+  try {
+    readArazzo(read.text, path);
+  } catch (error) {
+    // Invalid against the Arazzo schema is still an Arazzo document: its issues are the answer.
+    if (error instanceof StepfileInvalid && !error.issues.some((i) => i.message.startsWith("this is not an Arazzo document"))) return read.text;
+    return undefined;
+  }
+  return read.text;
+}
+
+export async function convertText(path: string, text: string, options: ArazzoSourceOptions): Promise<DocumentLoad> {
+  const conversion = await convertDocument(readArazzo(text, path), { ...options, documentPath: path });
+  return { conversion, workflows: conversion.converted.map((c) => ({ source: `${path}#${c.workflowId}`, text: stepfileText(c.stepfile) })) };
+}
+
+/** Every refusal as an issue at its workflow's (or step's) place in the document. */
+export function refusalIssues(conversion: Conversion, text: string, path: string): Issue[] {
+  const doc = readArazzo(text, path);
+  return conversion.refused.map((r) => {
+    const workflow = (doc.data.workflows as { steps?: { stepId?: unknown }[] }[])[r.index];
+    const stepIndex = r.step === undefined ? -1 : (workflow?.steps ?? []).findIndex((s) => s.stepId === r.step);
+    const at = stepIndex >= 0 ? ["workflows", r.index, "steps", stepIndex] : ["workflows", r.index];
+    const where = doc.locate(at);
+    return { path: stepIndex >= 0 ? `workflows[${r.index}].steps[${stepIndex}]` : `workflows[${r.index}]`, message: `refused: ${refusalLine(r)}`, ...(where ? { line: where.line, column: where.column } : {}) };
+  });
+}
+
+/**
+ * Serving: the document's workflows loaded, refusals printed through `warn`;
+ * a document none of whose workflows converts is refused whole.
+ */
+export async function loadArazzoDocument(path: string, source: string, text: string, options: ArazzoSourceOptions, warn: (line: string) => void, cache?: LoadCache): Promise<{ source: string; loaded: LoadedStepfile }[]> {
+  const { conversion, workflows } = await convertText(path, text, options).catch((error: unknown) => {
+    if (error instanceof StepfileInvalid) throw error;
+    throw new StepfileUnreadable(source, (error as Error).message);
+  });
+  const refusals = refusalIssues(conversion, text, path);
+  for (const issue of refusals) warn(`stepgate: ${source}${issue.line !== undefined ? `:${issue.line}:${issue.column ?? 1}` : ""}: ${issue.message}`);
+  if (workflows.length === 0) throw new StepfileInvalid(refusals.length > 0 ? refusals : [{ path: "workflows", message: "no workflow to serve" }], source);
+  return workflows.map((w) => ({ source: w.source.replace(path, source), loaded: loadStepfileText(w.text, w.source.replace(path, source), cache) }));
+}
+
+/**
+ * `--check` of an Arazzo document: every refusal is an error at its place in
+ * the document, and each converted workflow's stepfile is checked by the
+ * loader like any other (its findings named `<workflowId>: <path>`).
+ */
+export async function checkArazzoDocument(path: string, text: string, options: ArazzoSourceOptions): Promise<{ errors: Issue[]; warnings: Issue[] }> {
+  let load: DocumentLoad;
+  try {
+    load = await convertText(path, text, options);
+  } catch (error) {
+    if (error instanceof StepfileInvalid) return { errors: error.issues, warnings: [] };
+    throw error;
+  }
+  const errors = refusalIssues(load.conversion, text, path);
+  const warnings = [...load.conversion.notes];
+  for (const [i, w] of load.workflows.entries()) {
+    const named = (issue: Issue): Issue => ({ path: `${load.conversion.converted[i]!.workflowId}: ${issue.path}`, message: issue.message });
+    try {
+      warnings.push(...loadStepfileText(w.text, w.source).warnings.map(named));
+    } catch (error) {
+      if (!(error instanceof StepfileInvalid)) throw error;
+      errors.push(...error.issues.map(named));
+    }
+  }
+  return { errors, warnings };
+}

@@ -1,0 +1,156 @@
+// The mapping itself, in process (docs/arazzo.md's table): what each Arazzo
+// construct becomes, and each refusal naming its workflow, step and
+// construct while the rest of the document converts.
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { convertDocument, type Conversion } from "../../src/arazzo/convert.js";
+import { readArazzo } from "../../src/arazzo/document.js";
+import { remoteSourceFetcher } from "../../src/arazzo/fetch-source.js";
+import { sha256 } from "../../src/format/identity.js";
+import { refusalLine } from "../../src/arazzo/refusals.js";
+import { stepfileText } from "../../src/arazzo/write.js";
+import { loadStepfileText } from "../../src/loader/load.js";
+import { REPO_ROOT } from "../support/paths.js";
+
+const FIXTURES = resolve(REPO_ROOT, "test", "arazzo", "fixtures");
+
+async function convert(file: string, text = readFileSync(join(FIXTURES, file), "utf8")): Promise<Conversion> {
+  return convertDocument(readArazzo(text, file), { documentPath: join(FIXTURES, file) });
+}
+
+type Step = { id: string; when?: unknown; do?: { calls?: { arguments: unknown }[]; output: unknown }; gates?: { id: string; predicate?: unknown }[] };
+const steps = (c: Conversion, i = 0) => c.converted[i]!.stepfile.steps as Step[];
+
+describe("buy-pet.arazzo.yaml", () => {
+  it("converts to a stepfile that loads, one mechanical step per operation step plus the workflow's outputs", async () => {
+    const c = await convert("buy-pet.arazzo.yaml");
+    expect(c.refused).toEqual([]);
+    const doc = c.converted[0]!.stepfile;
+    expect(doc.id).toBe("buy-pet");
+    expect(steps(c).map((s) => s.id)).toEqual(["find-pets", "get-pet", "hold-pet", "place-order", "read-order", "send-receipt", "outputs"]);
+    expect(loadStepfileText(stepfileText(doc), "buy-pet").warnings).toEqual([]);
+  });
+
+  it("makes the security scheme a credential for the server's host, and drops the input only x-security read", async () => {
+    const doc = (await convert("buy-pet.arazzo.yaml")).converted[0]!.stepfile as { inputs: { properties: object }; credentials: object; tools: Record<string, { credential: string; exposes: string[] }> };
+    expect(doc.credentials).toEqual({ "store-key": { kind: "api_key", hosts: ["store.example.com"], description: "The pet store's API key" } });
+    expect(doc.tools.store!.credential).toBe("store-key");
+    expect(doc.tools.store!.exposes).toEqual(["findPets", "getPet", "holdPet", "placeOrder", "getOrder", "sendReceipt"]);
+    expect(Object.keys(doc.inputs.properties)).toEqual(["status", "quantity"]);
+  });
+
+  it("turns a forward goto into `when` on the steps it passes over, and end into `when` on every later step", async () => {
+    const s = steps(await convert("buy-pet.arazzo.yaml"));
+    const byId = Object.fromEntries(s.map((x) => [x.id, x]));
+    expect(byId["get-pet"]!.when).toEqual({ "!": [{ in: [{ var: "steps.find-pets.next" }, ["end"]] }] });
+    expect(byId["hold-pet"]!.when).toEqual({ "!": [{ or: [{ in: [{ var: "steps.find-pets.next" }, ["end"]] }, { in: [{ var: "steps.get-pet.next" }, ["goto:placeOrder"]] }] }] });
+    // get-pet's goto lands on place-order, so it skips nothing from there on.
+    expect(byId["place-order"]!.when).toEqual({ "!": [{ in: [{ var: "steps.find-pets.next" }, ["end"]] }] });
+    expect(byId["get-pet"]!.do!.output).toMatchObject({ next: { if: [{ "==": [{ lower: { var: "responses.call.status" } }, "available"] }, "goto:placeOrder", "next"] } });
+  });
+
+  it("turns criteria into gates: status checks the call's success already makes have none; regex and jsonpath become expressions", async () => {
+    const s = steps(await convert("buy-pet.arazzo.yaml"));
+    const gates = Object.fromEntries(s.map((x) => [x.id, x.gates ?? []]));
+    expect(gates["find-pets"]!.map((g) => g.id)).toEqual(["success-2"]);
+    expect(gates["find-pets"]![0]!.predicate).toEqual({ "==": [{ lower: { var: "calls.0.result.0.status" } }, "available"] });
+    expect(gates["get-pet"]!.map((g) => g.predicate)).toEqual([
+      { "!=": [{ var: "calls.0.result.name" }, null] },
+      { "!!": [{ length: { match_all: [{ cat: [{ var: "calls.0.result.name" }] }, "^[A-Z][a-z]+$"] } }] },
+    ]);
+    expect(gates["hold-pet"]).toEqual([]);
+  });
+
+  it("fills arguments from parameters and the payload, embedded expressions by cat", async () => {
+    const s = steps(await convert("buy-pet.arazzo.yaml"));
+    const byId = Object.fromEntries(s.map((x) => [x.id, x]));
+    expect(byId["place-order"]!.do!.calls![0]!.arguments).toEqual({ object: [["body", { object: [["petId", { var: "steps.find-pets.outputs.petId" }], ["quantity", { var: "inputs.quantity" }]] }]] });
+    expect(JSON.stringify(byId["read-order"]!.do!.output)).toContain('{"cat":["Order ",{"var":"steps.place-order.outputs.orderId"}," for ",{"var":"steps.get-pet.outputs.name"}]}');
+  });
+});
+
+describe("refusals.arazzo.yaml", () => {
+  it("refuses each construct a linear stepfile cannot mean, naming workflow, step and construct, and converts the rest", async () => {
+    const c = await convert("refusals.arazzo.yaml");
+    expect(c.converted.map((w) => w.workflowId)).toEqual(["readOne"]);
+    const lines = c.refused.map(refusalLine);
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^workflow pollUntilPlaced, step check: onSuccess\[0\] \(goto again\): it goes back to step place, a loop/);
+    expect(lines[1]).toMatch(/^workflow escalate, step read: onTimeout: /);
+    expect(lines[2]).toMatch(/^workflow retryOnNotFound, step read: onFailure\[0\] \(retry waitForIt\): .*this retry is for 404 on GET/);
+    expect(lines[3]).toMatch(/^workflow listen, step wait: operationId \$sourceDescriptions\.events\.orderPlaced: source events is of type asyncapi/);
+    expect(lines[4]).toMatch(/^workflow readHeader, step read: the runtime expression \$response\.header\.ETag: /);
+    for (const line of lines) expect(line).toContain("; to convert it, ");
+  });
+});
+
+describe("status codes", () => {
+  const doc = (condition: string, responses: string) => `arazzo: 1.0.1
+info: { title: t, version: "1" }
+sourceDescriptions: [{ name: store, url: ./status.openapi.json, type: openapi }]
+workflows:
+  - workflowId: w
+    steps:
+      - stepId: s
+        operationPath: '{$sourceDescriptions.store.url}#/paths/~1things/post'
+        successCriteria: [{ condition: "${condition}" }]
+`.replace("./status.openapi.json", `data:${responses}`);
+
+  it("refuses a condition that tells two documented success statuses apart, and converts one that does not", async () => {
+    const api = { openapi: "3.1.0", info: { title: "a", version: "1" }, servers: [{ url: "https://api.example.com" }], paths: { "/things": { post: { responses: { "200": { description: "ok" }, "201": { description: "made" } } } } } };
+    const { writeFileSync, mkdtempSync } = await import("node:fs");
+    const dir = mkdtempSync(join((await import("node:os")).tmpdir(), "stepgate-status-"));
+    writeFileSync(join(dir, "status.openapi.json"), JSON.stringify(api));
+    const run = (condition: string) => convertDocument(readArazzo(doc(condition, "").replace("data:", "./status.openapi.json"), "d"), { documentPath: join(dir, "d.arazzo.yaml") });
+    const apart = await run("$statusCode == 201");
+    expect(refusalLine(apart.refused[0]!)).toMatch(/step s: successCriteria\[0\] \(simple "\$statusCode == 201"\): it tells the operation's success statuses \(200, 201\) apart/);
+    const both = await run("$statusCode == 200 || $statusCode == 201");
+    expect(both.refused).toEqual([]);
+    // The operation had no operationId: the inlined copy of the document is given one.
+    expect((both.converted[0]!.stepfile.tools as Record<string, { exposes: string[] }>).store!.exposes).toEqual(["post-things"]);
+  });
+});
+
+describe("remote sources", () => {
+  const remote = (url: string) =>
+    readFileSync(join(FIXTURES, "refusals.arazzo.yaml"), "utf8").replace("url: ./store.openapi.json", `url: ${url}`);
+
+  it("pins a fetched document by url and the sha256 of the bytes fetched", async () => {
+    const bytes = readFileSync(join(FIXTURES, "store.openapi.json"));
+    const fetched: string[] = [];
+    const c = await convertDocument(readArazzo(remote("https://store.example.com/openapi.json"), "r"), {
+      documentPath: join(FIXTURES, "r.arazzo.yaml"),
+      fetchRemote: async (url) => (fetched.push(url), new Uint8Array(bytes)),
+    });
+    expect(fetched).toEqual(["https://store.example.com/openapi.json"]);
+    const tool = (c.converted.find((w) => w.workflowId === "readOne")!.stepfile.tools as Record<string, { openapi: unknown }>).store!;
+    expect(tool.openapi).toEqual({ server: "https://store.example.com", url: "https://store.example.com/openapi.json", sha256: sha256(bytes) });
+    expect(loadStepfileText(stepfileText(c.converted[0]!.stepfile), "pinned").doc.id).toBe("read-one");
+  });
+
+  it("refuses a remote source that is not public https, fetching nothing, and names --source", async () => {
+    const c = await convertDocument(readArazzo(remote("http://127.0.0.1:9/openapi.json"), "r"), {
+      documentPath: join(FIXTURES, "r.arazzo.yaml"),
+      fetchRemote: remoteSourceFetcher({ userAgent: "stepgate/test", timeoutMs: 1000, maxBytes: 1_000_000 }),
+    });
+    const line = refusalLine(c.refused.find((r) => r.workflow === "readOne")!);
+    expect(line).toContain("source store could not be fetched from http://127.0.0.1:9/openapi.json: http://127.0.0.1:9/openapi.json is not a public https URL");
+    expect(line).toContain("name a local copy with --source store=<file>");
+  });
+});
+
+describe("edges.arazzo.yaml", () => {
+  it("refuses each mistake in its own words, naming workflow and step", async () => {
+    const lines = (await convert("edges.arazzo.yaml")).refused.map(refusalLine);
+    expect(lines.map((l) => l.split(":")[0])).toEqual(["workflow a, step s1", "workflow b, step s1", "workflow c, step s1", "workflow d, step s1", "workflow e, step s1", "workflow f, step s1", "workflow g, step s1", "workflow h, step s1", "workflow i"]);
+    expect(lines[0]).toContain("workflow a would run itself (a -> b -> a), a loop");
+    expect(lines[2]).toContain("add the method, as {$sourceDescriptions.store.url}#/paths/~1pets/get");
+    expect(lines[3]).toContain("a string that is not JSON text");
+    expect(lines[4]).toContain("requestBody.replacements[1] (target /nope)");
+    expect(lines[5]).toContain("no step of this workflow has stepId nowhere");
+    expect(lines[6]).toContain("the condition does not parse");
+    expect(lines[7]).toContain("does not compile under RE2");
+    expect(lines[8]).toContain('it is of type "array"');
+  });
+});
