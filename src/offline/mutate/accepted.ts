@@ -112,7 +112,7 @@ function withLine(line: number | undefined): { line?: number } {
   return line === undefined ? {} : { line };
 }
 
-/** The accepted entry that covers a survivor, if one does. */
-export function acceptedFor(list: AcceptedList | undefined, survivor: { case: string; step: string; path: string; mutation: string }): AcceptedSurvivor | undefined {
-  return list?.entries.find((e) => e.step === survivor.step && e.mutation === survivor.mutation && (e.path === undefined || e.path === survivor.path) && (e.case === undefined || e.case === survivor.case));
+/** The index of the accepted entry that covers a survivor; -1 when none does. */
+export function acceptedFor(list: AcceptedList | undefined, survivor: { case: string; step: string; path: string; mutation: string }): number {
+  return (list?.entries ?? []).findIndex((e) => e.step === survivor.step && e.mutation === survivor.mutation && (e.path === undefined || e.path === survivor.path) && (e.case === undefined || e.case === survivor.case));
 }

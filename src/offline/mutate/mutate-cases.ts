@@ -140,32 +140,7 @@ export async function mutateCases(stepfile: LoadedStepfile, file: CasesFile, lim
       for (const plan of planned) {
         const result = await playMutant(stepfile, kase, k, plan.entry, limits);
         const ref: MutantRef = { case: kase.name, entry: k + 1, ...(entry.line !== undefined ? { line: entry.line } : {}), step: step.def.id, ...plan.ref };
-        const verdict = judgeMutant(result, entry, step.mechanical);
-        if (verdict.kind === "inconclusive") {
-          report.inconclusive += 1;
-          continue;
-        }
-        if (plan.equivalent) {
-          report.equivalents += 1;
-          if (verdict.kind === "killed") for (const f of verdict.by) report.refusedEquivalents.push({ ...ref, gate: f.gate, diagnosis: f.diagnosis });
-          continue;
-        }
-        // A varied result the step turned into the recorded output changed nothing a later step sees.
-        if (verdict.kind === "same") continue;
-        report.mutants += 1;
-        stats.mutants += 1;
-        if (verdict.kind === "killed") {
-          report.killed += 1;
-          stats.killed += 1;
-          for (const f of verdict.by) stats.gates[f.gate] = (stats.gates[f.gate] ?? 0) + 1;
-          continue;
-        }
-        const survivor: Survivor = { ...ref, output: step.mechanical ? verdict.output : plan.entry.output, unchecked: uncheckedGates(step) };
-        const accepted = options.accepted?.entries.indexOf(acceptedFor(options.accepted, survivor)!) ?? -1;
-        if (accepted >= 0) {
-          used.add(accepted);
-          report.accepted.push({ ...survivor, reason: options.accepted!.entries[accepted]!.reason });
-        } else report.survivors.push(survivor);
+        tally(report, stats, ref, plan, judgeMutant(result, entry, step.mechanical), step, options.accepted, used);
       }
     }
   }
@@ -173,6 +148,34 @@ export async function mutateCases(stepfile: LoadedStepfile, file: CasesFile, lim
   report.score = report.mutants === 0 ? 1 : (report.killed + report.accepted.length) / report.mutants;
   report.unusedAccepted = (options.accepted?.entries ?? []).filter((_, i) => !used.has(i)).map((e) => ({ step: e.step, mutation: e.mutation, ...(e.line !== undefined ? { line: e.line } : {}) }));
   return report;
+}
+
+/** One mutant's verdict, counted in the file's and its step's figures; `used` collects the accepted entries that matched. */
+function tally(report: MutationReport, stats: GateKills, ref: MutantRef, plan: Planned, verdict: Verdict, step: CompiledStep, accepted: AcceptedList | undefined, used: Set<number>): void {
+  if (verdict.kind === "inconclusive") {
+    report.inconclusive += 1;
+    return;
+  }
+  if (plan.equivalent) {
+    report.equivalents += 1;
+    if (verdict.kind === "killed") for (const f of verdict.by) report.refusedEquivalents.push({ ...ref, gate: f.gate, diagnosis: f.diagnosis });
+    return;
+  }
+  // A varied result the step turned into the recorded output changed nothing a later step sees.
+  if (verdict.kind === "same") return;
+  report.mutants += 1;
+  stats.mutants += 1;
+  if (verdict.kind === "killed") {
+    report.killed += 1;
+    stats.killed += 1;
+    for (const f of verdict.by) stats.gates[f.gate] = (stats.gates[f.gate] ?? 0) + 1;
+    return;
+  }
+  const survivor: Survivor = { ...ref, output: step.mechanical ? verdict.output : plan.entry.output, unchecked: uncheckedGates(step) };
+  const at = acceptedFor(accepted, survivor);
+  if (at < 0) return void report.survivors.push(survivor);
+  used.add(at);
+  report.accepted.push({ ...survivor, reason: accepted!.entries[at]!.reason });
 }
 
 /** The case up to entry `k`, with that entry altered and expected to pass: its result is the mutant's verdict. */
