@@ -103,8 +103,8 @@ store, a server that rotates refresh tokens spends the environment's token at
 the first refresh, so after a restart run --auth again (or use --token-store).
 
 Exit codes: 0 success, 1 a check failed (--verify: a ledger is not intact and
-closed; --test: a verdict differs, with --mutate a file's score is below
---min-score; --check: a stepfile is invalid, or with
+closed; --test: a verdict differs, with --mutate a case does not replay or
+a file's score is below --min-score; --check: a stepfile is invalid, or with
 --strict has a warning), a stepfile, cases file or signing key is invalid,
 --keygen found a key, --show could not read a ledger or --auth could not
 authorize, 2 bad usage (with --test and --check, also a stepfile, catalog name

@@ -4,7 +4,8 @@
 // `*.cases.yaml` argument is the cases file of the stepfile before it; a
 // `*.case.yaml` one is a conformance case (format section 10), read in
 // place. Exit 0 when every file was mutated (and reached --min-score), 1
-// when one fell below it or a file is invalid, 2 when a file cannot be found.
+// when one fell below it, a case does not replay or a file is invalid, 2
+// when a file cannot be found.
 import { StepgateError, StepfileUnreadable } from "../errors.js";
 import type { Limits } from "../engine/context.js";
 import type { LoadedStepfile } from "../loader/load.js";
@@ -80,6 +81,8 @@ export async function mutateMode(options: Options): Promise<number> {
       for (const w of warnings) for (const line of warningLines(w.issues, w.file)) process.stderr.write(`${line}\n`);
       reports.push(report);
       if (!options.json) process.stdout.write(formatMutationReport(report));
+      // A case that does not replay is what plain --test fails on; its mutants were not played.
+      if (report.skipped.length > 0) fail(1, `stepgate: ${report.stepfile}: ${report.skipped.length} case${report.skipped.length === 1 ? " does" : "s do"} not replay as the file says, so ${report.skipped.length === 1 ? "it was" : "they were"} not mutated (see stepgate --test)`);
       if (mutate.minScore !== undefined && report.score < mutate.minScore) fail(1, `stepgate: ${report.stepfile} scores ${report.score.toFixed(2)}, below --min-score ${mutate.minScore}`);
     } catch (error) {
       if (error instanceof UnknownCatalogName || error instanceof StepfileUnreadable) fail(2, `stepgate: ${error.message}`);

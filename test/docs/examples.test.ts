@@ -4,8 +4,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadStepfileText, type LoadedStepfile } from "../../src/loader/load.js";
+import { loadStepfileFile, loadStepfileText, type LoadedStepfile } from "../../src/loader/load.js";
 import { parseCases, runCases } from "../../src/offline/index.js";
+import { MUTATION_NAMES, parseAccepted } from "../../src/offline/mutate/index.js";
 import { REPO_ROOT } from "../support/paths.js";
 
 interface Block {
@@ -47,5 +48,12 @@ describe("documentation examples", () => {
       }
     }
     expect(checked).toBeGreaterThan(0);
+  });
+
+  it("an accepted-mutants file shown is one --mutate reads, for the catalog entry it names", async () => {
+    const accepts = blocks.filter((b) => /^accept:$/m.test(b.text));
+    expect(accepts.length).toBeGreaterThan(0);
+    const releaseNotes = await loadStepfileFile(join(REPO_ROOT, "awesome-stepfiles/writing/release-notes/release-notes.stepfile.yaml"));
+    for (const block of accepts) expect(parseAccepted(block.text, `${block.doc}:${block.line}`, releaseNotes, MUTATION_NAMES).entries.length).toBeGreaterThan(0);
   });
 });

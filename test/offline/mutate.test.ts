@@ -4,10 +4,9 @@
 // written with +00:00 (a warning, exit 0); a mechanical step's gate that
 // lets an empty list through is reported; accepted survivors, --min-score,
 // the seed, and stepfiles written by others run without an error.
-import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/paths.js";
 import { stepgate } from "./cli.js";
@@ -126,6 +125,16 @@ describe("stepgate --test --mutate", () => {
     const again = await stepgate("--test", "--mutate", "--json", "--mutants", "3", "--seed", "7", fixture("paid-invoices.stepfile.yaml"));
     expect(again.stdout).toBe(first.stdout);
     expect((JSON.parse(first.stdout) as Report).mutants).toBe(3);
+  }, SLOW);
+
+  it("exits 1 naming a case that does not replay as its file says, whose mutants it does not play", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "stepgate-mutate-"));
+    const wrong = join(dir, "wrong.cases.yaml");
+    writeFileSync(wrong, readFileSync(fixture("paid-invoices.cases.yaml"), "utf8").replace("[in_1001, in_1003]", "[in_1001]"));
+    const result = await stepgate("--test", "--mutate", fixture("paid-invoices.stepfile.yaml"), wrong);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('skipped  case "two of three invoices are paid": its verdicts differ from the file');
+    expect(result.stderr).toContain("paid-invoices: 1 case does not replay as the file says, so it was not mutated (see stepgate --test)");
   }, SLOW);
 
   it("refuses the mutation options without --mutate, and a score outside 0..1", async () => {

@@ -15,6 +15,7 @@ import type { LoadedStepfile } from "../../loader/load.js";
 import type { Case, CaseCall, CaseEntry, CasesFile } from "../cases-file.js";
 import { runCase, SKIPPED_GATE_KINDS, type EntryResult } from "../run-cases.js";
 import { acceptedFor, type AcceptedList } from "./accepted.js";
+import { documentedRequired } from "./evidence/documented.js";
 import { EVIDENCE_KINDS } from "./evidence/index.js";
 import { evidenceValues } from "./evidence-values.js";
 import { ABSENT, type Derived } from "./kind.js";
@@ -230,10 +231,11 @@ function planOutputs(stepfile: LoadedStepfile, step: CompiledStep, kase: Case, k
 /** Varied results of a mechanical entry's recorded calls. */
 function planEvidence(stepfile: LoadedStepfile, entry: CaseEntry, cap: number, random: Random): Planned[] {
   const http = new Set(Object.values(stepfile.doc.tools ?? {}).flatMap((t) => (t.openapi ? (t.exposes ?? []).map(exposedName) : [])));
+  const required = documentedRequired(stepfile.doc);
   const planned: Planned[] = [];
   entry.calls.forEach((call, i) => {
     for (const kind of EVIDENCE_KINDS) {
-      for (const m of kind.derive(call, i, http.has(call.tool))) {
+      for (const m of kind.derive({ call, index: i, http: http.has(call.tool), required })) {
         const calls: CaseCall[] = entry.calls.map((c, j) => (j === i ? m.call : c));
         planned.push({ ref: { path: pathString(m.at), mutation: kind.name, change: `${call.tool}: ${m.change}` }, equivalent: false, entry: { ...entry, calls, expect: "pass" } });
       }

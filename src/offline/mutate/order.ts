@@ -57,9 +57,11 @@ function numbered(items: readonly unknown[]): boolean {
   });
 }
 
-/** Whether `text` speaks of order within a few words of `field` ("rank the counties", "steps in order"). */
+/** Whether `text` speaks of order within a few words of `field`, in the same sentence ("rank the counties", "steps in order"). */
 function speaksOfOrder(text: string, field: string): boolean {
-  const near = "\\W+(?:[\\w-]+\\W+){0,2}";
+  // Words in between, within one sentence: no full stop, colon or semicolon crossed.
+  const gap = "[^\\w.!?;:]+";
+  const near = `${gap}(?:[\\w-]+${gap}){0,2}`;
   const order = ORDER_WORDS.source;
   return new RegExp(`\\b${escape(field)}${near}${order}|${order}${near}${escape(field)}\\b`, "i").test(text);
 }

@@ -3,7 +3,7 @@ import { alteredAt, containers, type EvidenceKind } from "./kind.js";
 
 export const emptyList: EvidenceKind = {
   name: "empty-list",
-  derive(call, index) {
+  derive({ call, index }) {
     if (call.is_error) return [];
     return containers(call.result, 4)
       .filter(({ node }) => Array.isArray(node) && node.length > 0)

@@ -4,6 +4,7 @@
 // other than the recorded one, no gate stopped a result it should have.
 import type { PathSegment } from "../../../format/source.js";
 import type { CaseCall } from "../../cases-file.js";
+import type { DocumentedRequired } from "./documented.js";
 
 export interface EvidenceMutant {
   call: CaseCall;
@@ -12,10 +13,19 @@ export interface EvidenceMutant {
   at: PathSegment[];
 }
 
+export interface EvidenceCall {
+  call: CaseCall;
+  /** Its place among the entry's calls. */
+  index: number;
+  /** The call's tool is an OpenAPI operation, whose results carry an HTTP status. */
+  http: boolean;
+  /** Fields the operation's inline document requires, which an API does not leave out. */
+  required: DocumentedRequired;
+}
+
 export interface EvidenceKind {
   name: string;
-  /** `http`: the call's tool is an OpenAPI operation, whose results carry an HTTP status. */
-  derive(call: CaseCall, index: number, http: boolean): EvidenceMutant[];
+  derive(at: EvidenceCall): EvidenceMutant[];
 }
 
 /** Every object and array in a result down to `depth`, with its path; arrays contribute their first item only. */

@@ -5,7 +5,7 @@ import type { EvidenceKind } from "./kind.js";
 
 export const otherStatus: EvidenceKind = {
   name: "other-status",
-  derive(call, index, http) {
+  derive({ call, index, http }) {
     let varied: CaseCall;
     if (!http) {
       if (call.is_error) return [];
