@@ -10,8 +10,15 @@
 // - HubSpot: @hubspot/api-client 14 is a typed SDK generated from HubSpot's
 //   specs, which it does not ship, and requires Node 22. Not checked.
 // - Square: `square` 46 is a typed SDK (no OpenAPI file). Not checked.
-// - PagerDuty (@pagerduty/pdjs), Mailchimp (@mailchimp/mailchimp_marketing),
-//   Zendesk (node-zendesk): HTTP clients with no description. Not checked.
+// - PagerDuty: @pagerduty/pdjs is an HTTP client with no description, but
+//   PagerDuty publishes its REST API v2 description on GitHub. The facts the
+//   test needs for the operations the catalog calls (their paths,
+//   parameters and schemas, no prose) are kept in
+//   ./contracts/published/pagerduty-rest-v2.json, taken from
+//   PagerDuty/api-schema reference/REST/openapiv3.json at commit
+//   91a06fb3c64b0ab2b2bd6c485d12b327dfb55c18 (2026-08-14). Checked.
+// - Mailchimp (@mailchimp/mailchimp_marketing), Zendesk (node-zendesk): HTTP
+//   clients with no description. Not checked.
 // - Google Search Console: @googleapis/searchconsole 11 is TypeScript
 //   generated from a discovery document it does not ship, and requires
 //   Node 22. Not checked.
@@ -47,6 +54,14 @@ const SOURCES: ProviderSource[] = [
     // GitHub documents this header for every REST request ("API versions"), not per operation.
     commonHeaders: { "X-GitHub-Api-Version": "docs.github.com/rest/about-the-rest-api/api-versions" },
   },
+  {
+    server: "https://api.pagerduty.com",
+    source: "PagerDuty/api-schema (reference/REST/openapiv3.json)",
+    file: () => join(REPO_ROOT, "test", "catalog", "contracts", "published", "pagerduty-rest-v2.json"),
+    // Accept and Content-Type are declared per operation in the description,
+    // and the entry declares them the same way.
+    commonHeaders: {},
+  },
 ];
 
 // Each description is parsed once for the whole file, on first use.
@@ -73,7 +88,7 @@ const checked = loaded.filter(({ doc }) => servers(doc).some((s) => SOURCES.some
 
 describe("catalog entries against their providers' published descriptions", () => {
   it("covers the entries that call a provider with a published description", () => {
-    expect(checked.map((c) => c.entry.name).sort()).toEqual(["github-pr-review", "github-release"]);
+    expect(checked.map((c) => c.entry.name).sort()).toEqual(["github-pr-review", "github-release", "pagerduty-incident-review"]);
   });
 
   it.each(checked.map((c) => [c.entry.name, c.doc] as const))(
@@ -141,6 +156,26 @@ describe("catalog entries against their providers' published descriptions", () =
       ]),
     );
   }, SLOW);
+});
+
+describe("pagerduty-incident-review against PagerDuty's description", () => {
+  it("finds a parameter PagerDuty does not have and a response field it does not send", () => {
+    const review = structuredClone(checked.find((c) => c.entry.name === "pagerduty-incident-review")!.doc) as StepfileDocument;
+    const doc = review.tools!.pagerduty!.openapi!.document as { paths: Record<string, Record<string, { parameters: Array<{ name: string }> }>> };
+    // is_overview misspelt, and the incident's service read as `services`.
+    const log = doc.paths["/incidents/{id}/log_entries"]!.get!;
+    log.parameters = log.parameters.map((p) => (p.name === "is_overview" ? { ...p, name: "overview" } : p));
+    const fetch = review.steps.find((s) => s.id === "fetch")!;
+    (fetch.do!.output as Record<string, unknown>).service = { var: "responses.incident.incident.services.summary" };
+    const pagerduty = SOURCES.find((p) => p.server === "https://api.pagerduty.com")!;
+    const report = checkEntry(review, provider(pagerduty));
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^listIncidentLogEntries \(GET \/incidents\/\{id\}\/log_entries\): parameter overview is not in PagerDuty\/api-schema/),
+        "step fetch: responses.incident.incident.services reads services, which PagerDuty/api-schema (reference/REST/openapiv3.json) does not declare there (it has service)",
+      ]),
+    );
+  });
 });
 
 describe("entries not checked against a published description", () => {
