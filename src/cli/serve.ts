@@ -84,7 +84,7 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
     },
     ...observing([options.recordCases ? caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) : undefined, telemetry?.observe]),
   };
-  const registry = new RunRegistry(ctx, options.limits.runIdleMs);
+  const registry = new RunRegistry(ctx, options.limits.runIdleMs, { maxRuns: options.maxRuns, maxRunsPerSession: options.maxRunsPerSession });
   // What the first tools/call needs, loaded once the client has its tools/list answer and is choosing a call.
   let preloading = false;
   const preload = () => {

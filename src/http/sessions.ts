@@ -122,9 +122,22 @@ export class SessionStore {
     return true;
   }
 
-  /** Seconds a refused client should wait: by then unconfirmed sessions have been reaped. */
+  /**
+   * Seconds a client refused at the cap should wait (Retry-After): until the
+   * soonest moment a session will surely be closed, an unconfirmed one after
+   * its grace, any other after idleMs without a request (a request in flight
+   * counts as active now). A session may free sooner, when its run ends; a
+   * fixed 10 s told clients to come back long before sessions holding runs
+   * of up to --run-idle-ms could make room.
+   */
   get retryAfterSeconds(): number {
-    return Math.max(1, Math.ceil(this.#initGraceMs / 1000));
+    const now = this.#now();
+    let soonest = Number.POSITIVE_INFINITY;
+    for (const slot of this.#slots.values()) {
+      const since = slot.holds > 0 ? now : slot.lastActive;
+      soonest = Math.min(soonest, since + (slot.confirmed ? this.#idleMs : this.#initGraceMs));
+    }
+    return Number.isFinite(soonest) ? Math.max(1, Math.ceil((soonest - now) / 1000)) : 1;
   }
 
   /** `awaitingClient`: the session's opening request is its only one so far (see initGraceMs). */
