@@ -124,20 +124,33 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
       stopWatching();
       return 1;
     }
-    // Who may use this server, said once before the listening line; the token itself is never printed.
-    if (!token) log("any local process can use this server; to require a bearer token, start it with --http-token-file new:<file>");
-    else if (token.created) log(`wrote a new bearer token to ${token.path} (readable only by you); every request must carry Authorization: Bearer <that token>`);
-    else log(`every request must carry Authorization: Bearer <the token in ${token.path}>`);
-    const { startHttpServer } = await import("../http/server.js");
-    const server = await startHttpServer({
-      port: options.http,
-      factory,
-      idleMs: options.limits.runIdleMs,
-      runlessIdleMs: options.sessionIdleMs,
-      log,
-      maxSessions: options.maxSessions,
-      ...(token ? { token: token.token } : {}),
-    });
+    const [{ startHttpServer, ListenError }, { HttpTokenFileError }] = await Promise.all([import("../http/server.js"), import("../http/token-file.js")]);
+    let server: Awaited<ReturnType<typeof startHttpServer>>;
+    try {
+      server = await startHttpServer({
+        port: options.http,
+        factory,
+        idleMs: options.limits.runIdleMs,
+        runlessIdleMs: options.sessionIdleMs,
+        log,
+        maxSessions: options.maxSessions,
+        ...(token ? { token: token.token } : {}),
+        // Who may use this server, said once before the listening line; the token itself is never printed.
+        // A new token's file is written only now that the port is bound.
+        bound() {
+          if (!token) log("any local process can use this server; to require a bearer token, start it with --http-token-file new:<file>");
+          else if (token.write) {
+            token.write();
+            log(`wrote a new bearer token to ${token.path} (readable only by you); every request must carry Authorization: Bearer <that token>`);
+          } else log(`every request must carry Authorization: Bearer <the token in ${token.path}>`);
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof ListenError || error instanceof HttpTokenFileError)) throw error;
+      stopWatching();
+      err(`stepgate: ${error instanceof HttpTokenFileError ? "--http-token-file " : ""}${error.message}`);
+      return 1;
+    }
     await waitForSignal();
     stopWatching();
     await server.close();

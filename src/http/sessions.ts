@@ -48,8 +48,8 @@ export interface SessionStoreOptions {
    * `initialize` calls would otherwise hold memory until the idle timeout.
    */
   initGraceMs?: number;
-  /** Told after a session was removed and closed. */
-  onEnded?: (session: Session, reason: EndReason) => void;
+  /** Told after a session was removed and closed; `kind` is its entry's (SessionEntry.kind). */
+  onEnded?: (session: Session, reason: EndReason, kind: string) => void;
   /** Clock, for tests. */
   now?: () => number;
 }
@@ -74,7 +74,7 @@ export class SessionStore {
   readonly #maxSessions: number;
   readonly #initGraceMs: number;
   readonly #now: () => number;
-  readonly #onEnded: ((session: Session, reason: EndReason) => void) | undefined;
+  readonly #onEnded: ((session: Session, reason: EndReason, kind: string) => void) | undefined;
   readonly #sweeper: NodeJS.Timeout;
   #closed = false;
 
@@ -189,7 +189,7 @@ export class SessionStore {
     try {
       await slot.entry.close(reason);
     } finally {
-      this.#onEnded?.(slot.entry.session, reason);
+      this.#onEnded?.(slot.entry.session, reason, slot.entry.kind);
     }
   }
 
