@@ -32,7 +32,8 @@ export function serveStdio(factory: McpServerFactory, handover?: Handover, hooks
   const batches = stdioBatches(handover?.input ?? process.stdin, process.stdout, { supported: SUPPORTED_PROTOCOL_VERSIONS, latest: LATEST_PROTOCOL_VERSION });
   const transport = new StdioServerTransport(batches.input, process.stdout);
   batches.answerThrough(transport);
-  if (handover?.answeredInitialize !== undefined) dropInitializeAnswer(transport, handover.answeredInitialize);
+  if (handover?.answeredInitialize !== undefined) dropOpeningAnswer(transport, handover.answeredInitialize, "serverInfo");
+  if (handover?.answeredDiscover !== undefined) dropOpeningAnswer(transport, handover.answeredDiscover, "supportedVersions");
   serveBothEras(
     ({ era }) => {
       const server = factory.create(session);
@@ -53,12 +54,12 @@ export function serveStdio(factory: McpServerFactory, handover?: Handover, hooks
   return { closed };
 }
 
-/** The client already has the answer to initialize `id`: the SDK's answer to it is dropped, once. */
-function dropInitializeAnswer(transport: StdioServerTransport, id: string | number): void {
+/** The client already has the answer to the opening request `id` (initialize, server/discover: its result holds `key`): the SDK's answer to it is dropped, once. */
+function dropOpeningAnswer(transport: StdioServerTransport, id: string | number, key: string): void {
   const send = transport.send.bind(transport);
   let dropped = false;
   transport.send = (message: JSONRPCMessage) => {
-    if (!dropped && "result" in message && message.id === id && "serverInfo" in message.result) {
+    if (!dropped && "result" in message && message.id === id && key in message.result) {
       dropped = true;
       return Promise.resolve();
     }

@@ -10,7 +10,7 @@ import { fileSinks, stderrSinks } from "../ledger/sinks.js";
 import { KeptLedgers } from "../ledger/kept.js";
 import type { LoadCache, LoadedStepfile } from "../loader/load.js";
 import { ServedStepfiles } from "../mcp/served.js";
-import { initializeResultJson } from "../mcp/server-info.js";
+import { discoverResultJson, initializeResultJson } from "../mcp/server-info.js";
 import { toolsListResultJson } from "../mcp/tool-list.js";
 import { readEarly, type Handover } from "../stdio-early.js";
 import { caseRecorder } from "../offline/record-cases.js";
@@ -237,6 +237,7 @@ async function answerEarly(early: ReturnType<typeof readEarly>, stepfiles: Serve
   let listedVersion: number | undefined;
   const handover = await early.answer({
     initializeResult: (protocolVersion) => initializeResultJson(protocolVersion, packageVersion()),
+    discoverResult: () => discoverResultJson(packageVersion()),
     toolsListResult: () => {
       listedVersion = stepfiles.version;
       return toolsListResultJson(stepfiles);
