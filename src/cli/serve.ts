@@ -12,7 +12,7 @@ import type { LoadCache, LoadedStepfile } from "../loader/load.js";
 import { ServedStepfiles } from "../mcp/served.js";
 import { discoverResultJson, initializeResultJson } from "../mcp/server-info.js";
 import { toolsListResultJson } from "../mcp/tool-list.js";
-import { readEarly, type Handover } from "../stdio-early.js";
+import { readEarly, type Handover } from "../stdio/early.js";
 import { caseRecorder } from "../offline/record-cases.js";
 import { userAgent } from "../egress/user-agent.js";
 import type { OAuthGrants } from "../oauth/grants.js";
@@ -36,7 +36,7 @@ export async function run(options: Options): Promise<number> {
   // Where load warnings go to standard error (over stdio without --ledger-dir it carries only ledger lines).
   if (wanted && (options.ledgerDir !== undefined || options.http !== undefined)) for (const problem of wanted.problems) err(`stepgate: warning: ${problem}`);
   // Over stdio, the client's first messages are read from the start and
-  // answered before the MCP SDK loads (src/stdio-early.ts); not with
+  // answered before the MCP SDK loads (src/stdio/early.ts); not with
   // telemetry on, where every request must reach a server to get its span.
   const early = options.http === undefined && !wanted ? readEarly(process.stdin, process.stdout) : undefined;
   // OpenTelemetry loads only when the operator's environment asks for it.
@@ -166,7 +166,7 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
     await registry.closeAll();
     return 0;
   }
-  const { serveStdio } = await import("../stdio.js");
+  const { serveStdio } = await import("../stdio/serve.js");
   const { closed } = serveStdio(factory, handover?.handover, {
     // A --watch reload between the early tools/list answer and this server: tell the client as the server would have.
     initialized(server) {

@@ -1,6 +1,6 @@
 // What the server says about itself in its initialize and server/discover answers. Plain data,
 // shared by the SDK server (src/mcp/server.ts) and the stdio early answers
-// (src/stdio-early.ts), which must write the SDK's bytes without loading it.
+// (src/stdio/early.ts), which must write the SDK's bytes without loading it.
 import { SERVER_INSTRUCTIONS } from "./instructions.js";
 
 export const SERVER_NAME = "stepgate";

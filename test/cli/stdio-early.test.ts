@@ -1,5 +1,5 @@
 // The stdio session's first answers written before the MCP SDK loads
-// (src/stdio-early.ts), through the built CLI: the same bytes the SDK
+// (src/stdio/early.ts), through the built CLI: the same bytes the SDK
 // server writes, and a session the SDK server takes over without losing,
 // repeating or reordering anything.
 import { spawn } from "node:child_process";
@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import { afterAll, describe, expect, it } from "vitest";
-import { EARLY_PROTOCOL_VERSIONS } from "../../src/stdio-early.js";
+import { EARLY_PROTOCOL_VERSIONS } from "../../src/stdio/early.js";
 import { budget } from "../support/budget.js";
 import { REPO_ROOT, stepgateBin } from "../support/paths.js";
 

@@ -19,7 +19,7 @@
 // (another method, a batch, a line that does not parse, unusual params)
 // ends the early phase: that line and every later one go to the SDK
 // unchanged and in order, and the SDK's serveStdio picks the era from them
-// (src/stdio.ts). At the handover the SDK transport
+// (src/stdio/serve.ts). At the handover the SDK transport
 // reads the initialize (or server/discover) request and the notifications
 // again (its answer to it is dropped: the client has it), so the SDK server
 // holds the client's capabilities (elicitation, ...) exactly as if it had
@@ -27,7 +27,7 @@
 // are not replayed. test/cli/stdio-early.test.ts holds these bytes to the
 // SDK's.
 import { PassThrough, type Readable, type Writable } from "node:stream";
-import { hasOnlyKeys, isEmptyParams, isObject, isRequest, parseJsonObject, plainToolsListId, type JsonRpcId } from "./jsonrpc-shapes.js";
+import { hasOnlyKeys, isEmptyParams, isObject, isRequest, parseJsonObject, plainToolsListId, type JsonRpcId } from "../jsonrpc/shapes.js";
 
 /** The 2025-era protocol versions the SDK negotiates by echoing them (its SUPPORTED_PROTOCOL_VERSIONS; a test holds them equal). */
 export const EARLY_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];

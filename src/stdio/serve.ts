@@ -7,22 +7,22 @@
 // and resources as HTTP serves it. A client that probes with server/discover
 // and then falls back to initialize gets a second server for the same
 // session; the probe's is closed. JSON-RPC batches are served or refused by
-// the session's revision (src/stdio-batches.ts). When the client closes the
+// the session's revision (src/stdio/batches.ts). When the client closes the
 // pipe, the session's runs are abandoned.
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type Server } from "@modelcontextprotocol/server";
 import { serveStdio as serveBothEras, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import type { McpServerFactory } from "./mcp/factory-types.js";
-import { newSession } from "./session.js";
-import { stdioBatches } from "./stdio-batches.js";
-import type { Handover } from "./stdio-early.js";
+import type { McpServerFactory } from "../mcp/factory-types.js";
+import { newSession } from "../session.js";
+import { stdioBatches } from "./batches.js";
+import type { Handover } from "./early.js";
 
 export interface StdioHooks {
-  /** A 2025 session's server got `notifications/initialized` (after src/stdio-early.ts, the replayed one). */
+  /** A 2025 session's server got `notifications/initialized` (after src/stdio/early.ts, the replayed one). */
   initialized?(server: Server): void;
 }
 
 /**
- * Serves the session on stdin/stdout, or, after src/stdio-early.ts answered
+ * Serves the session on stdin/stdout, or, after src/stdio/early.ts answered
  * its first messages, on the bytes it hands over (the SDK server's answer to
  * the replayed initialize is not written again). `closed` settles once the
  * client closed the pipe and the session's runs were abandoned.
