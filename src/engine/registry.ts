@@ -12,7 +12,8 @@ import type { LoadedStepfile } from "../loader/load.js";
 import type { Session } from "../session.js";
 import type { Approver, RunContext } from "./context.js";
 import type { Reply } from "./replies.js";
-import { Run, type RunState } from "./run.js";
+import { Run } from "./run.js";
+import type { RunState } from "./run-types.js";
 import type { ApprovalAnswers } from "./approval-wait.js";
 import type { RunEvents } from "./events.js";
 

@@ -21,16 +21,7 @@ import type { RunEvent, RunEvents } from "./events.js";
 import { runMechanicalStep } from "./mechanical.js";
 import type { AttemptCall, RunObserver, RunPhase } from "./observer.js";
 import { truncateForClient } from "./truncate.js";
-
-export type RunState = "running" | "finished" | "failed" | "abandoned";
-
-/** One call as gates see it. */
-export interface Evidence {
-  tool: string;
-  arguments: unknown;
-  result: unknown;
-  is_error: boolean;
-}
+import type { Evidence, RunState } from "./run-types.js";
 
 export class Run {
   state: RunState = "running";
