@@ -7,7 +7,7 @@
 // Exits 1 when the exit code is not 0 or a ledger is left open.
 // test/http/many-runs.test.ts holds the same behaviour with small caps.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -16,20 +16,7 @@ const split = process.argv.indexOf("--");
 const runs = Number(process.argv[2] && process.argv[2] !== "--" ? process.argv[2] : 20_000);
 const extra = split === -1 ? [] : process.argv.slice(split + 1);
 const dir = mkdtempSync(join(tmpdir(), "stepgate-open-runs-"));
-const stepfile = join(dir, "one.stepfile.yaml");
-writeFileSync(
-  stepfile,
-  `stepgate: "1"
-id: one
-description: One step, left open.
-inputs: { type: object }
-steps:
-  - id: only
-    instructions: Say something.
-    produces: { type: object }
-    gates: [{ id: any, schema: { type: object } }]
-`,
-);
+const stepfile = join(root, "test/fixtures/one-open-step.stepfile.yaml");
 const ledgers = join(dir, "ledgers");
 const child = spawn(process.execPath, [join(root, "bin/stepgate.js"), "--http", "0", "--ledger-dir", ledgers, ...extra, stepfile], { stdio: ["ignore", "ignore", "pipe"] });
 const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));

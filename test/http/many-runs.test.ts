@@ -6,7 +6,7 @@
 // --max-runs-per-session or --max-runs is refused with ServerBusy on both
 // protocol eras, and the refusal names no path.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,27 +14,13 @@ import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyLedger } from "../../src/ledger/verify.js";
 import { PROCESS_START_MS } from "../support/budget.js";
-import { stepgateBin } from "../support/paths.js";
+import { REPO_ROOT, stepgateBin } from "../support/paths.js";
 import { connectClient, httpTransportOf } from "./fixtures/harness.js";
 
 const dir = mkdtempSync(join(tmpdir(), "stepgate-many-runs-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const STEPFILE = join(dir, "one.stepfile.yaml");
-writeFileSync(
-  STEPFILE,
-  `stepgate: "1"
-id: one
-description: One step, left open.
-inputs: { type: object }
-steps:
-  - id: only
-    instructions: Say something.
-    produces: { type: object, required: [text], properties: { text: { type: string } } }
-    gates:
-      - { id: said, schema: { properties: { text: { minLength: 1 } } } }
-`,
-);
+const STEPFILE = join(REPO_ROOT, "test/fixtures/one-open-step.stepfile.yaml");
 
 interface Served {
   url: string;
