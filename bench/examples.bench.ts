@@ -28,7 +28,7 @@ async function timed<T>(work: () => Promise<T>): Promise<number> {
 }
 
 const list = () => client.callTool({ name: "stepgate_examples", arguments: {} });
-// The first request after the early answers waits for the MCP SDK to load (src/stdio-early.ts): not this tool's cost.
+// The first request after the early answers waits for the MCP SDK to load (src/stdio/early.ts): not this tool's cost.
 const handover = await timed(() => client.ping());
 const first = await timed(list);
 const pings: number[] = [];

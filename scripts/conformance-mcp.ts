@@ -5,7 +5,7 @@
 // registry (or a warm npx cache) for node@24 and the suite, which requires
 // Node 24 while Stepgate itself supports Node 20.
 //
-//   npm run conformance:mcp                       # start the CLI, run the five default scenarios
+//   npm run conformance:mcp                       # start the CLI, run the seven default scenarios
 //   npm run conformance:mcp -- --url http://127.0.0.1:8787/mcp   # an already running server
 //   npm run conformance:mcp -- --scenario ping    # one scenario (repeatable)
 //
@@ -16,10 +16,13 @@
 // (test_tool_with_progress, test_tool_with_logging), and Stepgate's tools are
 // the stepfiles it serves; test/mcp/progress-logging.test.ts checks the same
 // notifications from a real stepfile run with the SDK's client. Likewise the
-// tools-call-*, prompts-*, resources-*, completion-*, elicitation-* and
-// json-schema-2020-12 scenarios need fixture tools, prompts or resources
-// Stepgate does not serve, and server-sse-* need an event store for
-// resumable streams, which HTTP mode does not keep (docs/architecture.md).
+// tools-call-*, prompts-*, completion-*, elicitation-* and
+// json-schema-2020-12 scenarios, and the resources-* ones past
+// resources-list (which reads whatever a server lists), need fixture tools,
+// prompts or resources (`test://static-text`) Stepgate does not serve, and
+// server-sse-polling needs an event store for resumable streams, which HTTP
+// mode does not keep (docs/architecture.md); server-sse-multiple-streams
+// needs none. Run against 0.1.16 on 2026-12-01: all seven pass.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,7 +31,7 @@ import { parseArgs } from "node:util";
 import { startCliServer, type CliServer } from "../test/http/fixtures/cli-server.js";
 
 const SUITE = "@modelcontextprotocol/conformance@0.1.16";
-const DEFAULT_SCENARIOS = ["server-initialize", "ping", "tools-list", "logging-set-level", "dns-rebinding-protection"];
+const DEFAULT_SCENARIOS = ["server-initialize", "ping", "tools-list", "logging-set-level", "dns-rebinding-protection", "resources-list", "server-sse-multiple-streams"];
 
 function parseCommandLine() {
   try {

@@ -195,6 +195,19 @@ export class ApiDocumentInvalid extends StepgateError {
   }
 }
 
+/**
+ * Not one of the seed's types: the server cannot take a new run now (open
+ * runs at --max-runs or --max-runs-per-session, or no file descriptor free
+ * for its ledger). Nothing was started or written; the same call may succeed
+ * later (`retryable`), and the message names no path of the machine.
+ */
+export class ServerBusy extends StepgateError {
+  readonly name = "ServerBusy";
+  constructor(reason: string, details: Record<string, Json> = {}) {
+    super(`${reason}; no run was started, try again later`, { ...details, retryable: true });
+  }
+}
+
 /** Not one of the seed's types: a defect of Stepgate itself, reported without a stack trace. */
 export class InternalError extends StepgateError {
   readonly name = "InternalError";
@@ -222,6 +235,7 @@ export const ERROR_TYPES = [
   "DraftRefused",
   "UrlNotPublic",
   "ApiDocumentInvalid",
+  "ServerBusy",
 ] as const;
 
 export type ErrorType = (typeof ERROR_TYPES)[number];

@@ -26,3 +26,9 @@ export const DEFAULT_MAX_SESSIONS = 1000;
 
 /** --session-idle-ms: an HTTP session that never started a run is closed after this long without a request. */
 export const DEFAULT_SESSION_IDLE_MS = 300_000;
+
+/** --max-runs: open runs in the whole server (every session, both eras); a start past it is refused with ServerBusy. */
+export const DEFAULT_MAX_RUNS = 10_000;
+
+/** --max-runs-per-session: open runs one session holds (stdio's one client, a 2025 HTTP session, or every 2026-07-28 client together, as they share one session). */
+export const DEFAULT_MAX_RUNS_PER_SESSION = 1_000;

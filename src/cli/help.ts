@@ -61,6 +61,10 @@ Limits and options:
   --max-sessions <n>          with --http: most sessions open at once; at the cap the longest-idle session
                               without an active run is closed for a new one, and only when every session
                               holds a run does initialize get 503 + Retry-After (default 1000)
+  --max-runs <n>              most runs open at once in the server; a start past it gets ServerBusy (retryable)
+                              (default 10000)
+  --max-runs-per-session <n>  most runs open at once in one session (over HTTP 2026-07-28, every client's runs
+                              together: they share one session); a start past it gets ServerBusy (default 1000)
   --session-idle-ms <ms>      with --http: a session that never started a run is closed after this long
                               without a request (default 300000; never longer than --run-idle-ms)
   --http-token-file <file>    with --http: every request must carry Authorization: Bearer <the token in this

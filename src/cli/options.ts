@@ -2,7 +2,7 @@
 // Every bad value is one line naming the option, and exit code 2.
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
-import { DEFAULT_LIMITS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_STEPFILE_BYTES, DEFAULT_SESSION_IDLE_MS, type Limits } from "../limits.js";
+import { DEFAULT_LIMITS, DEFAULT_MAX_RUNS, DEFAULT_MAX_RUNS_PER_SESSION, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_STEPFILE_BYTES, DEFAULT_SESSION_IDLE_MS, type Limits } from "../limits.js";
 import { normalDraftHost } from "../authoring/draft-hosts.js";
 
 export { DEFAULT_LIMITS, type Limits };
@@ -25,6 +25,9 @@ export interface Options {
   maxStepfileBytes: number;
   /** Most HTTP sessions open at once (--max-sessions). */
   maxSessions: number;
+  /** Most open runs in the server (--max-runs), and in one session (--max-runs-per-session). */
+  maxRuns: number;
+  maxRunsPerSession: number;
   /** An HTTP session that never started a run is closed after this long idle (--session-idle-ms). */
   sessionIdleMs: number;
   /** The bearer token's file for --http, `new:<file>` to write one (--http-token-file). */
@@ -110,6 +113,8 @@ export function parseOptions(argv: string[]): Options {
         "allow-private-host": { type: "string", multiple: true },
         "max-stepfile-bytes": { type: "string" },
         "max-sessions": { type: "string" },
+        "max-runs": { type: "string" },
+        "max-runs-per-session": { type: "string" },
         "session-idle-ms": { type: "string" },
         "http-token-file": { type: "string" },
         "draft-host": { type: "string", multiple: true },
@@ -165,6 +170,8 @@ export function parseOptions(argv: string[]): Options {
     allowPrivateHosts: (v["allow-private-host"] ?? []).map(privateHost),
     maxStepfileBytes: integer("--max-stepfile-bytes", v["max-stepfile-bytes"], DEFAULT_MAX_STEPFILE_BYTES, 1),
     maxSessions: integer("--max-sessions", v["max-sessions"], DEFAULT_MAX_SESSIONS, 1),
+    maxRuns: integer("--max-runs", v["max-runs"], DEFAULT_MAX_RUNS, 1),
+    maxRunsPerSession: integer("--max-runs-per-session", v["max-runs-per-session"], DEFAULT_MAX_RUNS_PER_SESSION, 1),
     sessionIdleMs: integer("--session-idle-ms", v["session-idle-ms"], DEFAULT_SESSION_IDLE_MS, 1),
     draftHosts: (v["draft-host"] ?? []).map((h) => {
       const host = normalDraftHost(h);

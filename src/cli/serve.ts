@@ -12,9 +12,9 @@ import { fileSinks, stderrSinks } from "../ledger/sinks.js";
 import { KeptLedgers } from "../ledger/kept.js";
 import type { DeferredLoad, LoadCache, LoadedStepfile } from "../loader/load.js";
 import { ServedStepfiles } from "../mcp/served.js";
-import { initializeResultJson } from "../mcp/server-info.js";
+import { discoverResultJson, initializeResultJson } from "../mcp/server-info.js";
 import { toolsListResultJson } from "../mcp/tool-list.js";
-import { readEarly, type Handover } from "../stdio-early.js";
+import { readEarly, type Handover } from "../stdio/early.js";
 import { caseRecorder } from "../offline/record-cases.js";
 import { userAgent } from "../egress/user-agent.js";
 import type { OAuthGrants } from "../oauth/grants.js";
@@ -39,13 +39,21 @@ export async function run(options: Options): Promise<number> {
   // Where load warnings go to standard error (over stdio without --ledger-dir it carries only ledger lines).
   if (wanted && (options.ledgerDir !== undefined || options.http !== undefined)) for (const problem of wanted.problems) err(`stepgate: warning: ${problem}`);
   // Over stdio, the client's first messages are read from the start and
-  // answered before the MCP SDK loads (src/stdio-early.ts); not with
+  // answered before the MCP SDK loads (src/stdio/early.ts); not with
   // telemetry on, where every request must reach a server to get its span.
   const early = options.http === undefined && !wanted ? readEarly(process.stdin, process.stdout) : undefined;
   // OpenTelemetry loads only when the operator's environment asks for it.
   const telemetry = wanted && (await import("../telemetry/start.js")).startTelemetry({ wanted, version: packageVersion(), transport: options.http === undefined ? "pipe" : "tcp" });
-  const code = await serve(options, early ? (stepfiles) => answerEarly(early, stepfiles) : undefined, telemetry || undefined).finally(() => telemetry && telemetry.shutdown());
+  let sent = true;
+  const code = await serve(options, early ? (stepfiles) => answerEarly(early, stepfiles) : undefined, telemetry || undefined).finally(async () => {
+    if (telemetry) sent = await telemetry.shutdown();
+  });
   early?.stop();
+  // A collector that never answered leaves the exporter's request open (its own
+  // timeout is 10 s): every ledger is closed by now, so the process ends
+  // rather than wait for it, keeping the 5 s promise of docs/observability.md.
+  // Unref'd: a process free to exit earlier does.
+  if (!sent) setTimeout(() => process.exit(code), 100).unref();
   return code;
 }
 
@@ -94,7 +102,7 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
     },
     ...observing([options.recordCases ? caseRecorder(options.recordCases, (message) => void process.stderr.write(`stepgate: ${message}\n`)) : undefined, telemetry?.observe]),
   };
-  const registry = new RunRegistry(ctx, options.limits.runIdleMs);
+  const registry = new RunRegistry(ctx, options.limits.runIdleMs, { maxRuns: options.maxRuns, maxRunsPerSession: options.maxRunsPerSession });
   // What the first tools/call needs, loaded once the client has its tools/list answer and is choosing a call.
   let preloading = false;
   const preload = () => {
@@ -135,20 +143,33 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
       stopWatching();
       return 1;
     }
-    // Who may use this server, said once before the listening line; the token itself is never printed.
-    if (!token) log("any local process can use this server; to require a bearer token, start it with --http-token-file new:<file>");
-    else if (token.created) log(`wrote a new bearer token to ${token.path} (readable only by you); every request must carry Authorization: Bearer <that token>`);
-    else log(`every request must carry Authorization: Bearer <the token in ${token.path}>`);
-    const { startHttpServer } = await import("../http/server.js");
-    const server = await startHttpServer({
-      port: options.http,
-      factory,
-      idleMs: options.limits.runIdleMs,
-      runlessIdleMs: options.sessionIdleMs,
-      log,
-      maxSessions: options.maxSessions,
-      ...(token ? { token: token.token } : {}),
-    });
+    const [{ startHttpServer, ListenError }, { HttpTokenFileError }] = await Promise.all([import("../http/server.js"), import("../http/token-file.js")]);
+    let server: Awaited<ReturnType<typeof startHttpServer>>;
+    try {
+      server = await startHttpServer({
+        port: options.http,
+        factory,
+        idleMs: options.limits.runIdleMs,
+        runlessIdleMs: options.sessionIdleMs,
+        log,
+        maxSessions: options.maxSessions,
+        ...(token ? { token: token.token } : {}),
+        // Who may use this server, said once before the listening line; the token itself is never printed.
+        // A new token's file is written only now that the port is bound.
+        bound() {
+          if (!token) log("any local process can use this server; to require a bearer token, start it with --http-token-file new:<file>");
+          else if (token.write) {
+            token.write();
+            log(`wrote a new bearer token to ${token.path} (readable only by you); every request must carry Authorization: Bearer <that token>`);
+          } else log(`every request must carry Authorization: Bearer <the token in ${token.path}>`);
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof ListenError || error instanceof HttpTokenFileError)) throw error;
+      stopWatching();
+      err(`stepgate: ${error instanceof HttpTokenFileError ? "--http-token-file " : ""}${error.message}`);
+      return 1;
+    }
     await waitForSignal();
     await warnLater();
     stopWatching();
@@ -157,7 +178,7 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
     await registry.closeAll();
     return 0;
   }
-  const { serveStdio } = await import("../stdio.js");
+  const { serveStdio } = await import("../stdio/serve.js");
   const { closed } = serveStdio(factory, handover?.handover, {
     // A --watch reload between the early tools/list answer and this server: tell the client as the server would have.
     initialized(server) {
@@ -230,6 +251,7 @@ async function answerEarly(early: ReturnType<typeof readEarly>, stepfiles: Serve
   let listedVersion: number | undefined;
   const handover = await early.answer({
     initializeResult: (protocolVersion) => initializeResultJson(protocolVersion, packageVersion()),
+    discoverResult: () => discoverResultJson(packageVersion()),
     toolsListResult: () => {
       listedVersion = stepfiles.version;
       return toolsListResultJson(stepfiles);

@@ -5,7 +5,7 @@
 // (src/telemetry) watches through it too: `around` lets it run a phase of
 // the run inside a trace context of its own, without the engine knowing of it.
 import type { GateFailure } from "../errors.js";
-import type { Evidence } from "./run.js";
+import type { Evidence } from "./run-types.js";
 
 /** One call of an attempt, as gates saw it, plus the HTTP status an `accept` list needs on replay. */
 export interface AttemptCall extends Evidence {

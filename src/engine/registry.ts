@@ -1,12 +1,19 @@
 // The runs a server holds: who owns each (the session that started it), and
 // when each was last called, so a run the client stops calling for
 // --run-idle-ms is abandoned. Both transports share this.
-import { RunNotActive } from "../errors.js";
+//
+// Open runs are bounded: at most `maxRuns` in the server and
+// `maxRunsPerSession` per owner (a run being started counts), past which a
+// start is refused with ServerBusy before anything is written. Without a
+// bound, runs started and never finished (2026-07-28 clients hold no
+// session that could end them) grew memory for --run-idle-ms each.
+import { RunNotActive, ServerBusy, StepgateError } from "../errors.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import type { Session } from "../session.js";
 import type { Approver, RunContext } from "./context.js";
 import type { Reply } from "./replies.js";
-import { Run, type RunState } from "./run.js";
+import { Run } from "./run.js";
+import type { RunState } from "./run-types.js";
 import type { ApprovalAnswers } from "./approval-wait.js";
 import type { RunEvents } from "./events.js";
 
@@ -26,6 +33,12 @@ interface Held {
 /** How many ended runs are remembered, so a late call hears how its run ended. */
 const REMEMBERED_ENDINGS = 10_000;
 
+/** Most open runs (--max-runs, --max-runs-per-session); unbounded where not given. */
+export interface RunCaps {
+  maxRuns?: number;
+  maxRunsPerSession?: number;
+}
+
 export class RunRegistry {
   private readonly active = new Map<string, Held>();
   private readonly ended = new Map<string, { owner: string; state: Exclude<RunState, "running"> }>();
@@ -33,10 +46,17 @@ export class RunRegistry {
   /** Active runs per owner, and the owners that ever started one: what an HTTP session cap and idle policy ask (hasActiveRun, hasStartedRun). */
   private readonly activeByOwner = new Map<string, number>();
   private readonly starters = new Set<string>();
+  /** Runs held plus runs being started: what the caps count. */
+  private open = 0;
+  /** Abandonments under way, which closeAll waits for whoever started them (a DELETE, idle time). */
+  private readonly abandoning = new Set<Promise<void>>();
+  /** Abandonments that failed (a ledger that could not be written), reported by closeAll. */
+  private readonly failures: unknown[] = [];
 
   constructor(
     private readonly ctx: RunContext,
     private readonly idleMs: number,
+    private readonly caps: RunCaps = {},
   ) {}
 
   get size(): number {
@@ -45,13 +65,46 @@ export class RunRegistry {
 
   /** Start a run for `owner`; `approver` asks its person when the client can (approve gates); `events` hears this request's progress. */
   async start(stepfile: LoadedStepfile, inputs: unknown, owner: Session, approver?: Approver, events?: RunEvents): Promise<Reply> {
+    const refused = this.refusal(owner.id);
+    if (refused) return { kind: "failed", run: "", state: "failed", error: refused };
     this.starters.add(owner.id);
-    const { run, reply } = await Run.start(stepfile, inputs, approver ? { ...this.ctx, approver } : this.ctx, events);
-    if (run.state === "running") {
-      this.active.set(run.id, { run, owner: owner.id, timer: this.idleTimer(run.id) });
-      this.activeByOwner.set(owner.id, (this.activeByOwner.get(owner.id) ?? 0) + 1);
-    } else this.remember(run.id, owner.id, run.state);
+    this.count(owner.id, 1);
+    let started: Awaited<ReturnType<typeof Run.start>>;
+    try {
+      started = await Run.start(stepfile, inputs, approver ? { ...this.ctx, approver } : this.ctx, events);
+    } catch (error) {
+      this.count(owner.id, -1);
+      // Its first ledger record could not be written for a passing reason: nothing started.
+      if (error instanceof ServerBusy) return { kind: "failed", run: "", state: "failed", error };
+      throw error;
+    }
+    const { run, reply } = started;
+    if (run.state === "running") this.active.set(run.id, { run, owner: owner.id, timer: this.idleTimer(run.id) });
+    else {
+      this.count(owner.id, -1);
+      this.remember(run.id, owner.id, run.state);
+    }
     return reply;
+  }
+
+  /** Why a new run of `owner` would pass a cap, if it would. */
+  private refusal(owner: string): StepgateError | undefined {
+    const { maxRuns, maxRunsPerSession } = this.caps;
+    if (maxRuns !== undefined && this.open >= maxRuns) {
+      return new ServerBusy(`the server holds ${maxRuns} open runs, its limit (--max-runs); a run ends when finished, failed or idle for --run-idle-ms`, { limit: maxRuns, scope: "server" });
+    }
+    if (maxRunsPerSession !== undefined && (this.activeByOwner.get(owner) ?? 0) >= maxRunsPerSession) {
+      return new ServerBusy(`this session holds ${maxRunsPerSession} open runs, its limit (--max-runs-per-session); finish one, or let one idle out after --run-idle-ms`, { limit: maxRunsPerSession, scope: "session" });
+    }
+    return undefined;
+  }
+
+  /** One more (or one fewer) open run of `owner`. */
+  private count(owner: string, by: 1 | -1) {
+    this.open += by;
+    const left = (this.activeByOwner.get(owner) ?? 0) + by;
+    if (left > 0) this.activeByOwner.set(owner, left);
+    else this.activeByOwner.delete(owner);
   }
 
   call(runId: string, owner: Session, operation: string, args: unknown, events?: RunEvents): Promise<Reply> {
@@ -88,7 +141,7 @@ export class RunRegistry {
   async endSession(owner: Session, reason: "session_closed" | "server_closed" = "session_closed"): Promise<void> {
     this.starters.delete(owner.id);
     const owned = [...this.active.values()].filter((h) => h.owner === owner.id);
-    await Promise.all(owned.map((h) => this.abandon(h.run.id, reason)));
+    await Promise.allSettled(owned.map((h) => this.abandon(h.run.id, reason)));
     for (const [id, e] of this.ended) if (e.owner === owner.id) this.ended.delete(id);
   }
 
@@ -99,8 +152,16 @@ export class RunRegistry {
     return ids;
   }
 
+  /**
+   * Abandon every run still open, and wait for abandonments already under
+   * way (a session deleted just before), so every run_abandoned is written
+   * when this resolves. Throws the first failure to write one, once all
+   * have been tried.
+   */
   async closeAll(): Promise<void> {
-    await Promise.all([...this.active.keys()].map((id) => this.abandon(id, "server_closed")));
+    await Promise.allSettled([...this.active.keys()].map((id) => this.abandon(id, "server_closed")));
+    while (this.abandoning.size > 0) await Promise.allSettled([...this.abandoning]);
+    if (this.failures.length > 0) throw this.failures[0];
   }
 
   private async use(runId: string, owner: Session, work: (run: Run) => Promise<Reply>): Promise<Reply> {
@@ -121,27 +182,37 @@ export class RunRegistry {
   }
 
   private idleTimer(runId: string): NodeJS.Timeout {
-    const timer = setTimeout(() => void this.abandon(runId, "idle"), this.idleMs);
+    // A failure to write its ledger is kept for closeAll to report.
+    const timer = setTimeout(() => void this.abandon(runId, "idle").catch(() => undefined), this.idleMs);
     timer.unref();
     return timer;
   }
 
-  private async abandon(runId: string, reason: "idle" | "session_closed" | "server_closed") {
+  private abandon(runId: string, reason: "idle" | "session_closed" | "server_closed"): Promise<void> {
     const held = this.active.get(runId);
-    if (!held) return;
+    if (!held) return Promise.resolve();
     clearTimeout(held.timer);
     this.release(runId, held);
-    await held.run.abandon(reason);
-    this.remember(runId, held.owner, held.run.state === "running" ? "abandoned" : held.run.state);
-    if (held.run.state === "abandoned") for (const listener of this.abandonedListeners) listener({ run: runId, owner: held.owner, reason });
+    const done = (async () => {
+      try {
+        await held.run.abandon(reason);
+      } catch (error) {
+        this.failures.push(error);
+        throw error;
+      } finally {
+        this.remember(runId, held.owner, held.run.state === "running" ? "abandoned" : held.run.state);
+      }
+      if (held.run.state === "abandoned") for (const listener of this.abandonedListeners) listener({ run: runId, owner: held.owner, reason });
+    })();
+    this.abandoning.add(done);
+    // Kept until settled; a failure is reported through closeAll, and to whoever awaits this.
+    void done.catch(() => undefined).finally(() => this.abandoning.delete(done));
+    return done;
   }
 
   /** The run is no longer active: out of the active map and its owner's count. */
   private release(runId: string, held: Held) {
-    if (!this.active.delete(runId)) return;
-    const left = (this.activeByOwner.get(held.owner) ?? 1) - 1;
-    if (left > 0) this.activeByOwner.set(held.owner, left);
-    else this.activeByOwner.delete(held.owner);
+    if (this.active.delete(runId)) this.count(held.owner, -1);
   }
 
   private remember(runId: string, owner: string, state: RunState) {

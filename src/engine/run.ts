@@ -22,16 +22,7 @@ import { runMechanicalStep } from "./mechanical.js";
 import { refusedLaterCall, type RefusedCall } from "./pre-approval.js";
 import type { AttemptCall, RunObserver, RunPhase } from "./observer.js";
 import { truncateForClient } from "./truncate.js";
-
-export type RunState = "running" | "finished" | "failed" | "abandoned";
-
-/** One call as gates see it. */
-export interface Evidence {
-  tool: string;
-  arguments: unknown;
-  result: unknown;
-  is_error: boolean;
-}
+import type { Evidence, RunState } from "./run-types.js";
 
 export class Run {
   state: RunState = "running";

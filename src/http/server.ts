@@ -6,6 +6,7 @@ import { jsonRpcErrorBody, JsonRpcCode } from "../../middleware/json-rpc-error.j
 import { FORBIDDEN_HOST } from "../../middleware/loopback-host.js";
 import type { McpServerFactory } from "../mcp/factory-types.js";
 import { createHttpApp } from "./app.js";
+import { LEGACY_SESSION } from "./legacy-sessions.js";
 import { SessionStore } from "./sessions.js";
 
 export interface HttpServerOptions {
@@ -28,6 +29,13 @@ export interface HttpServerOptions {
   token?: string;
   /** How long a request may take to arrive whole (node's requestTimeout, default 300 s); answered 408 past it. */
   requestTimeoutMs?: number;
+  /** Runs once the port is bound, before the listening line; if it throws, the server closes and the start fails with that error. */
+  bound?: () => void;
+}
+
+/** The port is taken, or may not be bound: a start error the operator fixes, not a defect. */
+export class ListenError extends Error {
+  override name = "ListenError";
 }
 
 export interface HttpServer {
@@ -48,7 +56,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     ...(options.runlessIdleMs !== undefined ? { runlessIdleMs: options.runlessIdleMs } : {}),
     ...(options.factory.sessionRuns ? { runs: options.factory.sessionRuns.bind(options.factory) } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
-    onEnded: (session, reason) => log?.(`session ${session.id} ended (${reason === "evicted" ? "idle; closed to make room for a new session at --max-sessions" : reason})`),
+    // A line per client session: the shared 2026-07-28 session is no client's (none opened it), so its end is not logged.
+    onEnded: (session, reason, kind) => {
+      if (kind === LEGACY_SESSION) log?.(`session ${session.id} ended (${reason === "evicted" ? "idle; closed to make room for a new session at --max-sessions" : reason})`);
+    },
   });
   let port = 0;
   // Connections node timed out (requestTimeout): their requests were not abandoned by the client.
@@ -94,12 +105,22 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     socket.destroy(error);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      const why = error.code === "EADDRINUSE" ? "it is in use by another process" : error.code === "EACCES" ? "this user may not bind it" : undefined;
+      reject(why ? new ListenError(`cannot listen on ${host}:${options.port}: ${why} (${error.code}); choose another --http port, or 0 for a free one`) : error);
+    });
     server.listen(options.port, host, () => {
-      server.off("error", reject);
+      server.removeAllListeners("error");
       resolve();
     });
   });
+  try {
+    options.bound?.();
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await sessions.closeAll();
+    throw error;
+  }
   // The Host guard reads the port lazily: with port 0 it is known only now,
   // and no request can have been accepted before listen's callback.
   port = (server.address() as AddressInfo).port;

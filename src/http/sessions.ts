@@ -48,8 +48,8 @@ export interface SessionStoreOptions {
    * `initialize` calls would otherwise hold memory until the idle timeout.
    */
   initGraceMs?: number;
-  /** Told after a session was removed and closed. */
-  onEnded?: (session: Session, reason: EndReason) => void;
+  /** Told after a session was removed and closed; `kind` is its entry's (SessionEntry.kind). */
+  onEnded?: (session: Session, reason: EndReason, kind: string) => void;
   /** Clock, for tests. */
   now?: () => number;
 }
@@ -74,7 +74,7 @@ export class SessionStore {
   readonly #maxSessions: number;
   readonly #initGraceMs: number;
   readonly #now: () => number;
-  readonly #onEnded: ((session: Session, reason: EndReason) => void) | undefined;
+  readonly #onEnded: ((session: Session, reason: EndReason, kind: string) => void) | undefined;
   readonly #sweeper: NodeJS.Timeout;
   #closed = false;
 
@@ -122,9 +122,22 @@ export class SessionStore {
     return true;
   }
 
-  /** Seconds a refused client should wait: by then unconfirmed sessions have been reaped. */
+  /**
+   * Seconds a client refused at the cap should wait (Retry-After): until the
+   * soonest moment a session will surely be closed, an unconfirmed one after
+   * its grace, any other after idleMs without a request (a request in flight
+   * counts as active now). A session may free sooner, when its run ends; a
+   * fixed 10 s told clients to come back long before sessions holding runs
+   * of up to --run-idle-ms could make room.
+   */
   get retryAfterSeconds(): number {
-    return Math.max(1, Math.ceil(this.#initGraceMs / 1000));
+    const now = this.#now();
+    let soonest = Number.POSITIVE_INFINITY;
+    for (const slot of this.#slots.values()) {
+      const since = slot.holds > 0 ? now : slot.lastActive;
+      soonest = Math.min(soonest, since + (slot.confirmed ? this.#idleMs : this.#initGraceMs));
+    }
+    return Number.isFinite(soonest) ? Math.max(1, Math.ceil((soonest - now) / 1000)) : 1;
   }
 
   /** `awaitingClient`: the session's opening request is its only one so far (see initGraceMs). */
@@ -176,7 +189,7 @@ export class SessionStore {
     try {
       await slot.entry.close(reason);
     } finally {
-      this.#onEnded?.(slot.entry.session, reason);
+      this.#onEnded?.(slot.entry.session, reason, slot.entry.kind);
     }
   }
 

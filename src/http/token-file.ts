@@ -1,7 +1,9 @@
 // The bearer token of HTTP mode comes from a file (--http-token-file, or
 // STEPGATE_HTTP_TOKEN_FILE), never from the command line, where every local
 // user can read it in the process list. `new:<file>` writes a fresh token
-// there first. The token itself is never printed, logged or put in an error:
+// there, once the server is bound: a start that fails (a busy port) leaves
+// no file behind that the same command would then refuse as existing. The
+// token itself is never printed, logged or put in an error:
 // messages name the file only.
 import { randomBytes } from "node:crypto";
 import { lstatSync, readFileSync, writeFileSync } from "node:fs";
@@ -16,17 +18,21 @@ export interface HttpToken {
   token: string;
   /** The file it was read from or written to. */
   path: string;
-  /** Written now (`new:`), rather than read. */
+  /** Made now (`new:`), rather than read. */
   created: boolean;
+  /** For a new token: write its file (0600, never overwriting); throws HttpTokenFileError. Call once the server is bound. */
+  write?(): void;
 }
 
 const NEW = "new:";
 
 /**
  * The token named by `spec`: `<file>` reads it (refused unless only the owner
- * can read the file), `new:<file>` writes a fresh random 256-bit token to a
- * file that must not exist yet (mode 0600). Throws HttpTokenFileError with a
- * one-line reason that names the file and never the token.
+ * can read the file), `new:<file>` makes a fresh random 256-bit token whose
+ * `write()` puts it in a file that must not exist yet (mode 0600; checked
+ * here too, so a taken name is refused before the server binds). Throws
+ * HttpTokenFileError with a one-line reason that names the file and never
+ * the token.
  */
 export function httpToken(spec: string): HttpToken {
   if (spec.startsWith(NEW)) return createToken(spec.slice(NEW.length));
@@ -35,19 +41,26 @@ export function httpToken(spec: string): HttpToken {
 
 function createToken(path: string): HttpToken {
   if (path === "") throw new HttpTokenFileError(`${NEW} needs a file name after it`);
+  const exists = () => new HttpTokenFileError(`${path} already exists, and Stepgate never overwrites a token file: give ${path} without ${NEW} to use the token it holds, or name a new file`);
+  try {
+    lstatSync(path);
+    throw exists();
+  } catch (error) {
+    if (error instanceof HttpTokenFileError) throw error;
+  }
   // 32 random bytes in base64url: 43 characters, all valid in a bearer token.
   const token = randomBytes(32).toString("base64url");
-  try {
-    // wx: fails if anything (a file, a link) is already there, so a token is never overwritten.
-    writeFileSync(path, `${token}\n`, { flag: "wx", mode: 0o600 });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") {
-      throw new HttpTokenFileError(`${path} already exists, and Stepgate never overwrites a token file: give ${path} without ${NEW} to use the token it holds, or name a new file`);
+  const write = () => {
+    try {
+      // wx: fails if anything (a file, a link) is already there, so a token is never overwritten.
+      writeFileSync(path, `${token}\n`, { flag: "wx", mode: 0o600 });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") throw exists();
+      throw new HttpTokenFileError(`${path} cannot be written (${code ?? (error as Error).message})`);
     }
-    throw new HttpTokenFileError(`${path} cannot be written (${code ?? (error as Error).message})`);
-  }
-  return { token, path, created: true };
+  };
+  return { token, path, created: true, write };
 }
 
 function readToken(path: string): string {

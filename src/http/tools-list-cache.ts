@@ -28,7 +28,7 @@
 // wire with the SDK's for the same requests.
 import type { ServerResponse } from "node:http";
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, isJsonContentType, PROTOCOL_VERSION_META_KEY, type InboundClassificationOutcome } from "@modelcontextprotocol/server";
-import { hasOnlyKeys, isObject, plainToolsListId, type JsonRpcId } from "../jsonrpc-shapes.js";
+import { hasOnlyKeys, isObject, plainToolsListId, type JsonRpcId } from "../jsonrpc/shapes.js";
 import { LEGACY_SESSION } from "./legacy-sessions.js";
 import { watchBody } from "./release-on-end.js";
 import type { SessionStore } from "./sessions.js";

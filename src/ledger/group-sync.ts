@@ -12,23 +12,38 @@
 // once. Node offers no group commit, and the libraries that do (databases)
 // would replace the one-file-per-run ledger, so this is written here.
 //
-// The promise to callers: `sync(fd)` resolves only once that file's data
+// The promise to callers: `sync(path)` resolves only once that file's data
 // and the folder entries of every file created before the call are on disk,
 // and rejects if its own fsync failed.
+//
+// Files are named by path, not by a descriptor held until the batch runs:
+// fsync flushes the file, whichever descriptor asks, and a descriptor kept
+// open per ending run made 2,000 runs abandoned at once (a DELETE, SIGTERM)
+// run the process out of descriptors. A batch opens at most
+// SYNC_CONCURRENCY files at a time, and a file it cannot open for want of
+// descriptors (EMFILE, ENFILE: other connections hold them) is tried again
+// shortly rather than reported as failed.
 import { close, fsync, open } from "node:fs";
+import { isOutOfDescriptors, waitForDescriptors } from "./descriptors.js";
+
+/** Files a batch holds open at once. */
+export const SYNC_CONCURRENCY = 32;
 
 /** The file system calls a batch makes; tests replace them to see the order of events. */
 export interface SyncCalls {
-  /** fsync the open file, then close it. */
-  syncFile(fd: number): Promise<void>;
+  /** Open the file, fsync it, close it. */
+  syncFile(path: string): Promise<void>;
   /** fsync the folder (so new file names survive a power loss); may fail on platforms that cannot. */
   syncFolder(dir: string): Promise<void>;
 }
 
 export const nodeSyncCalls: SyncCalls = {
-  syncFile: (fd) =>
+  syncFile: (path) =>
     new Promise((resolve, reject) => {
-      fsync(fd, (syncError) => close(fd, (closeError) => (syncError ?? closeError ? reject(syncError ?? closeError) : resolve())));
+      open(path, "r+", (openError, fd) => {
+        if (openError) return reject(openError);
+        fsync(fd, (syncError) => close(fd, (closeError) => (syncError ?? closeError ? reject(syncError ?? closeError) : resolve())));
+      });
     }),
   syncFolder: (dir) =>
     new Promise((resolve, reject) => {
@@ -40,7 +55,7 @@ export const nodeSyncCalls: SyncCalls = {
 };
 
 interface Waiter {
-  fd: number;
+  path: string;
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -62,9 +77,9 @@ export class GroupSync {
     this.#start();
   }
 
-  /** Takes ownership of `fd` (closed once synced); resolves when it and the folder are on disk. */
-  sync(fd: number): Promise<void> {
-    const done = new Promise<void>((resolve, reject) => this.#waiting.push({ fd, resolve, reject }));
+  /** Resolves when the file at `path` and the folder are on disk. */
+  sync(path: string): Promise<void> {
+    const done = new Promise<void>((resolve, reject) => this.#waiting.push({ path, resolve, reject }));
     this.#start();
     return done;
   }
@@ -86,11 +101,35 @@ export class GroupSync {
       this.#folderDirty = false;
       // The folder sync is best effort, as a file's own fsync still holds
       // where folders cannot be synced (Windows).
-      const [, ...files] = await Promise.allSettled([
-        folder ? this.calls.syncFolder(this.dir).catch(() => undefined) : undefined,
-        ...batch.map((w) => this.calls.syncFile(w.fd)),
-      ]);
-      files.forEach((result, i) => (result.status === "fulfilled" ? batch[i]!.resolve() : batch[i]!.reject(result.reason)));
+      await Promise.all([folder ? this.calls.syncFolder(this.dir).catch(() => undefined) : undefined, this.#syncFiles(batch)]);
+    }
+  }
+
+  /** Every waiter's file, SYNC_CONCURRENCY at a time; each waiter settled as its own fsync went. */
+  async #syncFiles(batch: Waiter[]): Promise<void> {
+    let next = 0;
+    const worker = async () => {
+      while (next < batch.length) {
+        const waiter = batch[next++]!;
+        try {
+          await this.#syncOne(waiter.path);
+          waiter.resolve();
+        } catch (error) {
+          waiter.reject(error);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SYNC_CONCURRENCY, batch.length) }, worker));
+  }
+
+  async #syncOne(path: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.calls.syncFile(path);
+      } catch (error) {
+        if (!isOutOfDescriptors(error)) throw error;
+        await waitForDescriptors(attempt, error);
+      }
     }
   }
 }

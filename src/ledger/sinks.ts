@@ -16,9 +16,15 @@
 // that says the run ended only after it. A new file's folder entry is synced
 // in the background as soon as it is created. Records in between reach the
 // OS at once (a killed process loses none) but the disk at the OS's pace.
+// A file is open only while its record is written: an open run holds no
+// descriptor. Out of descriptors (src/ledger/descriptors.ts), a run's first
+// record refuses the run (ServerBusy, retryable, naming no path) and a later
+// one waits, in order, until a descriptor is free; durable() waits for it.
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { LedgerSink } from "./chain.js";
+import { ServerBusy } from "../errors.js";
+import { isOutOfDescriptors, waitForDescriptors } from "./descriptors.js";
 import { GroupSync } from "./group-sync.js";
 
 export type SinkFactory = (stepfile: string, run: string) => LedgerSink;
@@ -44,72 +50,105 @@ const RUN_END = /"type":"run_(?:finished|failed|abandoned)"/;
 
 export function fileSinks(dir: string, group: GroupSync = new GroupSync(dir), calls: CreateCalls = nodeCreateCalls): SinkFactory {
   return (stepfile, run) => {
-    mkdirSync(dir, { recursive: true });
     const name = `${stepfile}-${run}.jsonl`;
     const path = join(dir, name);
     const temporary = join(dir, `.${name}.tmp`);
     let created = false;
     let synced: Promise<void> | undefined;
+    // Records that met a process out of descriptors, written in order once it has some again.
+    const waiting: Buffer[] = [];
+    let flushing: Promise<void> | undefined;
+
+    const put = (record: Buffer) => {
+      const write = () => (created ? appendRecord(path, record) : createWithRecord(calls, temporary, path, record));
+      try {
+        write();
+      } catch (error) {
+        // The folder was removed while the run went on: make it again
+        // rather than lose the record (the earlier ones are gone with it).
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        mkdirSync(dir, { recursive: true });
+        created = false;
+        write();
+      }
+      if (!created) {
+        created = true;
+        group.created();
+      }
+      if (RUN_END.test(record.toString("utf8"))) {
+        synced = group.sync(path);
+        // Marked handled here: a failed sync surfaces through durable(), not as an unhandled rejection.
+        synced.catch(() => undefined);
+      }
+    };
+
+    const flush = async () => {
+      for (let attempt = 0; waiting.length > 0; ) {
+        try {
+          put(waiting[0]!);
+          waiting.shift();
+          attempt = 0;
+        } catch (error) {
+          if (!isOutOfDescriptors(error)) throw error;
+          await waitForDescriptors(attempt++, error);
+        }
+      }
+    };
+
     return {
       write(line) {
         const record = Buffer.from(`${line}\n`, "utf8");
-        const last = RUN_END.test(line);
-        const put = () => (created ? appendRecord(path, record) : createWithRecord(calls, temporary, path, record));
-        let fd: number;
+        // Behind records still waiting, so the file keeps the chain's order.
+        if (waiting.length > 0) return void waiting.push(record);
         try {
-          fd = put();
+          if (!created) mkdirSync(dir, { recursive: true });
+          put(record);
         } catch (error) {
-          // The folder was removed while the run went on: make it again
-          // rather than lose the record (the earlier ones are gone with it).
-          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-          mkdirSync(dir, { recursive: true });
-          created = false;
-          fd = put();
+          if (!isOutOfDescriptors(error)) throw error;
+          // Nothing of this run is on disk yet: refuse to start it (the
+          // client may try again) rather than hold a run with no ledger.
+          if (!created) throw new ServerBusy("the server is out of file descriptors for now (too many open connections and files)");
+          waiting.push(record);
+          flushing = flush().finally(() => (flushing = undefined));
+          flushing.catch(() => undefined);
         }
-        if (!created) {
-          created = true;
-          group.created();
-        }
-        if (last) {
-          synced = group.sync(fd);
-          // Marked handled here: a failed sync surfaces through durable(), not as an unhandled rejection.
-          synced.catch(() => undefined);
-        } else closeSync(fd);
       },
-      durable: () => synced ?? Promise.resolve(),
+      // Waits for records held back for want of descriptors, then for the closing record's sync.
+      durable: async () => {
+        while (flushing) await flushing;
+        await synced;
+      },
     };
   };
 }
 
-/** Appends one record to an existing ledger file. Returns the open file. */
-function appendRecord(path: string, record: Buffer): number {
+/** Appends one record to an existing ledger file. */
+function appendRecord(path: string, record: Buffer): void {
   const fd = openSync(path, "a");
   try {
     writeAll(fd, record);
-  } catch (error) {
+  } finally {
     closeSync(fd);
-    throw error;
   }
-  return fd;
 }
 
 /**
  * A new ledger file holding its first record, made by writing `temporary`
  * and renaming it to `path`: the name appears with the record already in
- * it. Returns the open file (renaming keeps it open on the same file).
+ * it.
  */
-function createWithRecord(calls: CreateCalls, temporary: string, path: string, record: Buffer): number {
+function createWithRecord(calls: CreateCalls, temporary: string, path: string, record: Buffer): void {
   const fd = calls.openNew(temporary);
   try {
     calls.write(fd, record);
     calls.rename(temporary, path);
   } catch (error) {
-    closeSync(fd);
     // Failed, not killed: leave nothing behind, so the next record can try again.
     rmSync(temporary, { force: true });
     throw error;
+  } finally {
+    closeSync(fd);
   }
-  return fd;
 }
 
 /** One write(2) for the whole record; the loop only runs again after a short write (a full disk, say). */

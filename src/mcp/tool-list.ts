@@ -1,6 +1,6 @@
 // The tools/list result: each served stepfile as a tool, then the run and
 // authoring tools. Plain data with no MCP SDK types, so a transport can
-// answer tools/list before the SDK is loaded (src/stdio-early.ts).
+// answer tools/list before the SDK is loaded (src/stdio/early.ts).
 import { AUTHORING_TOOLS } from "../authoring/definitions.js";
 import type { LoadedStepfile } from "../loader/load.js";
 import { RUN_TOOLS } from "./run-tools.js";

@@ -59,10 +59,11 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     egress: egressSpans(tracer, instruments, propagator),
     async shutdown() {
       let timer: NodeJS.Timeout | undefined;
-      const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_LIMIT_MS).unref()));
-      const flushed = Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]).then(() => undefined);
-      await Promise.race([flushed, limit]);
+      const limit = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), SHUTDOWN_LIMIT_MS).unref()));
+      const flushed = Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]).then(() => true);
+      const done = await Promise.race([flushed, limit]);
       clearTimeout(timer);
+      return done;
     },
   };
 }

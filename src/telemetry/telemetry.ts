@@ -12,6 +12,10 @@ export interface Telemetry {
   observe: NonNullable<RunContext["observe"]>;
   /** Client spans, request metrics and trace headers for outgoing requests (EgressPolicy.trace). */
   egress: EgressTrace;
-  /** Ends what is open and sends what is buffered; resolves within a few seconds even when no collector answers. */
-  shutdown(): Promise<void>;
+  /**
+   * Ends what is open and sends what is buffered; resolves within 5 s even
+   * when no collector answers, with false when it gave up waiting (an export
+   * may still be in flight, holding the process up to the exporter's own timeout).
+   */
+  shutdown(): Promise<boolean>;
 }

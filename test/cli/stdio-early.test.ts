@@ -1,5 +1,5 @@
 // The stdio session's first answers written before the MCP SDK loads
-// (src/stdio-early.ts), through the built CLI: the same bytes the SDK
+// (src/stdio/early.ts), through the built CLI: the same bytes the SDK
 // server writes, and a session the SDK server takes over without losing,
 // repeating or reordering anything.
 import { spawn } from "node:child_process";
@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import { afterAll, describe, expect, it } from "vitest";
-import { EARLY_PROTOCOL_VERSIONS } from "../../src/stdio-early.js";
+import { EARLY_PROTOCOL_VERSIONS } from "../../src/stdio/early.js";
 import { budget } from "../support/budget.js";
 import { REPO_ROOT, stepgateBin } from "../support/paths.js";
 
@@ -98,7 +98,19 @@ describe("stdio answers before the SDK loads", () => {
     expect(batch.lines.some((l) => l.includes('"protocolVersion"'))).toBe(false);
   });
 
-  it("leaves a 2026-07-28 opening to the SDK, which serves that revision (server/discover, then requests with the _meta envelope)", { timeout: budget({ starts: 1, replies: 2 }) }, async () => {
+  it("writes the SDK's server/discover bytes for a 2026-07-28 opening, and the SDK answers what follows once (no second discover answer)", { timeout: budget({ starts: 2, replies: 5 }) }, async () => {
+    const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } }, "io.modelcontextprotocol/clientInfo": { name: "early", version: "0" } };
+    const discover = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope } };
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: envelope } };
+    // A tools/list with the envelope first pins the revision in the SDK, which then answers everything: the bytes to compare with.
+    const probe = { jsonrpc: "2.0", id: 0, method: "tools/list", params: { _meta: envelope } };
+    const [early, sdk] = await Promise.all([session(line(discover) + line(list), 2), session(line(probe) + line(discover) + line(list), 3)]);
+    expect(early.lines).toEqual(sdk.lines.slice(1));
+    expect(early.lines).toHaveLength(2);
+    expect(JSON.parse(early.lines[0]!)).toMatchObject({ id: 1, result: { supportedVersions: ["2026-07-28"] } });
+  });
+
+  it("serves a 2026-07-28 opening in that revision (server/discover, then requests with the _meta envelope)", { timeout: budget({ starts: 1, replies: 2 }) }, async () => {
     const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "early", version: "0" } };
     const discover = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope } };
     const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: envelope } };

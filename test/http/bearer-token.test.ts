@@ -6,7 +6,8 @@
 // file others can read is refused; `new:` writes a fresh token and never
 // overwrites. Without the option the server says once who can use it.
 import { execFile } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -39,6 +40,30 @@ const post = (headers: Record<string, string>, body: unknown = INITIALIZE, path 
   rawRequest({ port: server.port, path, headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
 
 describe("new:<file>", () => {
+  it("on a busy port: one clear line and exit 1, no token file written, and the same command works once the port is free", async () => {
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
+    const port = (squatter.address() as { port: number }).port;
+    const fresh = join(dir, "busy-port-token");
+    const args = ["--http-token-file", `new:${fresh}`, greet];
+    const run = await promisify(execFile)(process.execPath, [stepgateBin, "--http", String(port), ...args]).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    await new Promise<void>((resolve) => squatter.close(() => resolve()));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`stepgate: cannot listen on 127.0.0.1:${port}: it is in use by another process (EADDRINUSE); choose another --http port, or 0 for a free one`);
+    expect(run.stderr).not.toMatch(/internal error/);
+    expect(existsSync(fresh)).toBe(false);
+    const again = await startCliServer(args, { port });
+    try {
+      expect(again.stderr()).toContain(`wrote a new bearer token to ${fresh}`);
+      expect(readFileSync(fresh, "utf8").trim()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    } finally {
+      await again.stop();
+    }
+  });
+
   it("writes a random 256-bit token, readable only by its owner, and prints where it is, never the token", () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);

@@ -85,7 +85,7 @@ const ledgerRecords = (): { type: string }[] =>
 describe("docs/connect.md", () => {
   it("uses port 8787 for the server and for every curl command", () => {
     expect(doc).toContain(`node bin/stepgate.js --http ${DOC_PORT} release-notes`);
-    expect(curlCommands.filter((c) => c.startsWith("curl "))).toHaveLength(6);
+    expect(curlCommands.filter((c) => c.startsWith("curl "))).toHaveLength(7);
     for (const command of curlCommands.filter((c) => c.startsWith("curl "))) expect(command).toContain(`http://127.0.0.1:${DOC_PORT}/mcp`);
   });
 
@@ -127,6 +127,14 @@ describe("docs/connect.md", () => {
         case "tools/call":
           expect(replies[0]?.result).toMatchObject({ structuredContent: { state: "running", run: expect.any(String), step: { step: "group" } } });
           expect(ledgerRecords().map((r) => r.type)).toContain("run_started");
+          if (!session) {
+            // Without its Mcp-Name header, the same 2026-07-28 call gets the -32020 the doc shows.
+            const bare = await sh([...prelude, command.replace(/ -H 'mcp-name: [^']*'/, "")].join("\n"));
+            expect(bare.code).not.toBe(0);
+            const refusal = messagesOf(bare.stdout)[0] as { error: { code: number; message: string } };
+            expect(refusal.error.code).toBe(-32020);
+            expect(doc).toContain(refusal.error.message.replaceAll('"', '\\"'));
+          }
           break;
         default:
           throw new Error(`unexpected command in docs/connect.md: ${command}`);
@@ -139,6 +147,7 @@ describe("docs/connect.md", () => {
       "tools/call (session)",
       "DELETE (session)",
       "tools/list",
+      "tools/call",
     ]);
     // DELETE ended the session, and with it the run the curl example started.
     expect(server.stderr()).toMatch(/session \S+ ended \(deleted\)/);

@@ -196,7 +196,7 @@ describe("stepgate --http --max-sessions (built CLI)", () => {
   });
 
   it("answers 503 when every session holds a run, and lets a client in once one ends", { timeout: 90_000 }, async () => {
-    const server = await startCliServer(["--max-sessions", "2", greet]);
+    const server = await startCliServer(["--max-sessions", "2", "--run-idle-ms", "600000", greet]);
     try {
       const holders = [await connectClient(server.url), await connectClient(server.url)];
       for (const client of holders) {
@@ -205,7 +205,9 @@ describe("stepgate --http --max-sessions (built CLI)", () => {
       }
       const refused = await initialize(server.port);
       expect(refused.status).toBe(503);
-      expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+      // Sessions holding runs are sure to be closable only once idle for --run-idle-ms (600 s): not in 10 s.
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThan(500);
+      expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(600);
       expect(JSON.parse(refused.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, message: expect.stringContaining("--max-sessions") }, id: null });
       // Ending one session (its run abandoned) frees a place.
       await httpTransportOf(holders[0]!).terminateSession();

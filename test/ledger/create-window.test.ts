@@ -55,7 +55,7 @@ describe("creating a ledger file with its first record", () => {
     for (const after of [1, 2, 3]) {
       const dir = join(root, `kill-${after}`);
       // A sync that never runs: the group commit is not what is under test.
-      const sink = fileSinks(dir, new GroupSync(dir, { syncFile: async (fd) => closeSync(fd), syncFolder: async () => undefined }), dyingAfter(after))("demo", "r1");
+      const sink = fileSinks(dir, new GroupSync(dir, { syncFile: async () => undefined, syncFolder: async () => undefined }), dyingAfter(after))("demo", "r1");
       expect(() => sink.write(record)).toThrow(Killed);
       const verdicts = ledgerVerdicts(dir);
       if (after < 3) expect(verdicts).toEqual([]);

@@ -23,7 +23,7 @@ function heldCalls() {
       log.push(`start ${what}`);
       held.push({ what, done: (error) => (log.push(`done ${what}`), error ? reject(error) : resolve()) });
     });
-  const calls: SyncCalls = { syncFile: (fd) => hold(`file ${fd}`), syncFolder: () => hold("folder") };
+  const calls: SyncCalls = { syncFile: (path) => hold(`file ${path}`), syncFolder: () => hold("folder") };
   /** Completes every call started so far (failing those named in `failing`). */
   const release = (failing: string[] = []) => {
     for (const h of held.splice(0)) h.done(failing.includes(h.what) ? new Error(`EIO on ${h.what}`) : undefined);
@@ -38,7 +38,7 @@ describe("group sync", () => {
     const h = heldCalls();
     const group = new GroupSync("/ledger", h.calls);
     let resolved = false;
-    const done = group.sync(7).then(() => (resolved = true));
+    const done = group.sync("7").then(() => (resolved = true));
     await tick();
     expect(h.log).toEqual(["start file 7"]);
     expect(resolved).toBe(false);
@@ -50,12 +50,12 @@ describe("group sync", () => {
   it("batches the runs that end while a batch is under way into the next one, with one folder sync", async () => {
     const h = heldCalls();
     const group = new GroupSync("/ledger", h.calls);
-    const first = group.sync(1);
+    const first = group.sync("1");
     await tick();
     // While file 1 syncs: two files are created and three runs end.
     group.created();
     group.created();
-    const rest = [group.sync(2), group.sync(3), group.sync(4)];
+    const rest = [group.sync("2"), group.sync("3"), group.sync("4")];
     await tick();
     expect(h.held.map((x) => x.what)).toEqual(["file 1"]);
     h.release();
@@ -73,7 +73,7 @@ describe("group sync", () => {
     const group = new GroupSync("/ledger", h.calls);
     group.created();
     await tick();
-    const ended = group.sync(5);
+    const ended = group.sync("5");
     let resolved = false;
     void ended.then(() => (resolved = true));
     await tick();
@@ -88,8 +88,8 @@ describe("group sync", () => {
   it("rejects only the sync whose fsync failed, and keeps going", async () => {
     const h = heldCalls();
     const group = new GroupSync("/ledger", h.calls);
-    const a = group.sync(1);
-    const b = group.sync(2);
+    const a = group.sync("1");
+    const b = group.sync("2");
     await tick();
     h.release(["file 1"]);
     await expect(a).rejects.toThrow("EIO on file 1");
@@ -124,10 +124,10 @@ steps:
   it("is answered only after the run_finished record's file was fsynced", async () => {
     const dir = mkdtempSync(join(tmpdir(), "stepgate-group-"));
     const h = heldCalls();
-    const fds: number[] = [];
+    const fds: string[] = [];
     // Real writes and real fsyncs, each fsync started only when the test says so.
     const calls: SyncCalls = {
-      syncFile: (fd) => (fds.push(fd), h.calls.syncFile(fd).then(() => nodeSyncCalls.syncFile(fd))),
+      syncFile: (path) => (fds.push(path), h.calls.syncFile(path).then(() => nodeSyncCalls.syncFile(path))),
       syncFolder: (d) => h.calls.syncFolder(d).then(() => nodeSyncCalls.syncFolder(d)),
     };
     const registry = new RunRegistry({ limits: { callsPerStep: 10, toolResultChars: 1000 }, ledger: chainedLedgers(fileSinks(dir, new GroupSync(dir, calls))), newRunId: () => "r1", openToolbox: async () => emptyToolbox }, 60_000);

@@ -12,20 +12,22 @@
 // with exactly the bytes written here: the first message an `initialize`
 // whose params are a strict subset of what the SDK accepts, asking for a
 // protocol version it accepts as asked, then `tools/list` with no params
-// to honour; `notifications/initialized` is let through. Anything else
-// (another method, a batch, a line that does not parse, unusual params,
-// another revision: a 2026-07-28 opening such as `server/discover` too)
+// to honour; `notifications/initialized` is let through. A 2026-07-28
+// opening `server/discover` whose `_meta` envelope is exactly what the SDK
+// accepts is answered too, and the session handed over at once (its later
+// requests carry their own envelopes, for the SDK). Anything else
+// (another method, a batch, a line that does not parse, unusual params)
 // ends the early phase: that line and every later one go to the SDK
 // unchanged and in order, and the SDK's serveStdio picks the era from them
-// (src/stdio.ts). At the handover the SDK transport
-// reads the initialize request and the notifications again (its
-// initialize answer is dropped: the client has it), so the SDK server
+// (src/stdio/serve.ts). At the handover the SDK transport
+// reads the initialize (or server/discover) request and the notifications
+// again (its answer to it is dropped: the client has it), so the SDK server
 // holds the client's capabilities (elicitation, ...) exactly as if it had
 // served the session from the start; the tools/list lines answered here
 // are not replayed. test/cli/stdio-early.test.ts holds these bytes to the
 // SDK's.
 import { PassThrough, type Readable, type Writable } from "node:stream";
-import { hasOnlyKeys, isEmptyParams, isObject, isRequest, parseJsonObject, plainToolsListId, type JsonRpcId } from "./jsonrpc-shapes.js";
+import { hasOnlyKeys, isEmptyParams, isObject, isRequest, parseJsonObject, plainToolsListId, type JsonRpcId } from "../jsonrpc/shapes.js";
 
 /** The 2025-era protocol versions the SDK negotiates by echoing them (its SUPPORTED_PROTOCOL_VERSIONS; a test holds them equal). */
 export const EARLY_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
@@ -35,6 +37,8 @@ export interface EarlyAnswers {
   initializeResult(protocolVersion: string): string;
   /** The tools/list result as JSON. */
   toolsListResult(): string;
+  /** The server/discover result (2026-07-28) as JSON. */
+  discoverResult(): string;
 }
 
 /** What the SDK transport takes over. */
@@ -43,6 +47,8 @@ export interface Handover {
   input: Readable;
   /** The id of the initialize request answered here: the SDK's own answer to it must not be written. */
   answeredInitialize?: JsonRpcId;
+  /** The id of the server/discover request answered here, likewise. */
+  answeredDiscover?: JsonRpcId;
 }
 
 export interface EarlyReader {
@@ -63,6 +69,7 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
   let ended = false;
   let answers: EarlyAnswers | undefined;
   let initializeId: JsonRpcId | undefined;
+  let discoverId: JsonRpcId | undefined;
   let handOver: ((handover: Handover) => void) | undefined;
   let handedOver = false;
 
@@ -97,6 +104,13 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
       const line = pending.subarray(0, newline + 1);
       const message = parseJsonObject(line.toString("utf8"));
       if (initializeId === undefined) {
+        if (message && isPlainDiscover(message)) {
+          discoverId = message.id as JsonRpcId;
+          write(discoverId, answers.discoverResult());
+          replay.push(line);
+          pending = pending.subarray(newline + 1);
+          return finish();
+        }
         const version = message && initializeVersion(message);
         if (version === undefined) return finish();
         initializeId = message!.id as JsonRpcId;
@@ -137,7 +151,7 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
       // pipe() does not pass errors on: the SDK transport hears of them as it did from stdin.
       stdin.once("error", (error) => input.destroy(error));
     }
-    resolve(initializeId === undefined ? { input } : { input, answeredInitialize: initializeId });
+    resolve({ input, ...(initializeId === undefined ? {} : { answeredInitialize: initializeId }), ...(discoverId === undefined ? {} : { answeredDiscover: discoverId }) });
   }
 
   function write(id: JsonRpcId, result: string) {
@@ -167,6 +181,29 @@ function isInitializedNotification(message: Record<string, unknown>): boolean {
 
 const PARAMS_KEYS = new Set(["protocolVersion", "capabilities", "clientInfo"]);
 const CLIENT_INFO_KEYS = new Set(["name", "version", "title", "websiteUrl", "description"]);
+const DISCOVER_PARAMS_KEYS = new Set(["_meta"]);
+const ENVELOPE = { version: "io.modelcontextprotocol/protocolVersion", client: "io.modelcontextprotocol/clientInfo", capabilities: "io.modelcontextprotocol/clientCapabilities" } as const;
+const ENVELOPE_KEYS = new Set(Object.values(ENVELOPE));
+
+/**
+ * A server/discover request whose `_meta` envelope the SDK surely accepts
+ * (the 2026-07-28 revision, plain client info and known capabilities, no
+ * other keys): the SDK answers it with fixed bytes, whoever asks.
+ */
+function isPlainDiscover(message: Record<string, unknown>): boolean {
+  if (!isRequest(message, "server/discover")) return false;
+  const params = message.params;
+  if (!isObject(params) || !hasOnlyKeys(params, DISCOVER_PARAMS_KEYS) || !isObject(params._meta)) return false;
+  const meta = params._meta;
+  if (!hasOnlyKeys(meta, ENVELOPE_KEYS) || meta[ENVELOPE.version] !== "2026-07-28") return false;
+  const capabilities = meta[ENVELOPE.capabilities];
+  return plainClientInfo(meta[ENVELOPE.client]) && isObject(capabilities) && knownCapabilities(capabilities);
+}
+
+function plainClientInfo(clientInfo: unknown): boolean {
+  if (!isObject(clientInfo) || !hasOnlyKeys(clientInfo, CLIENT_INFO_KEYS) || typeof clientInfo.name !== "string" || typeof clientInfo.version !== "string") return false;
+  return Object.values(clientInfo).every((value) => typeof value === "string");
+}
 
 /**
  * The protocol version the SDK would answer with, for an initialize request
@@ -180,8 +217,7 @@ function initializeVersion(message: Record<string, unknown>): string | undefined
   if (!isObject(params) || !hasOnlyKeys(params, PARAMS_KEYS)) return undefined;
   const { protocolVersion, capabilities, clientInfo } = params;
   if (typeof protocolVersion !== "string" || !EARLY_PROTOCOL_VERSIONS.includes(protocolVersion)) return undefined;
-  if (!isObject(clientInfo) || !hasOnlyKeys(clientInfo, CLIENT_INFO_KEYS) || typeof clientInfo.name !== "string" || typeof clientInfo.version !== "string") return undefined;
-  if (!Object.values(clientInfo).every((value) => typeof value === "string")) return undefined;
+  if (!plainClientInfo(clientInfo)) return undefined;
   return isObject(capabilities) && knownCapabilities(capabilities) ? protocolVersion : undefined;
 }
 

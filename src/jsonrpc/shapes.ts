@@ -1,5 +1,5 @@
 // JSON-RPC message shapes a transport answers itself, before the MCP SDK
-// (src/stdio-early.ts over stdio, src/http/tools-list-cache.ts over HTTP):
+// (src/stdio/early.ts over stdio, src/http/tools-list-cache.ts over HTTP):
 // checked more strictly than the SDK does, so whatever passes here is a
 // message the SDK would answer the same way.
 

@@ -2,7 +2,7 @@
 // line and drops a line holding an array (it reports a parse error nobody
 // hears), so a client that sent a batch would wait for ever. Here, between
 // stdin and the transport, a batch line is taken out and answered by the
-// rule of src/jsonrpc-batches.ts: on a session of 2025-03-26 or earlier its
+// rule of src/jsonrpc/batches.ts: on a session of 2025-03-26 or earlier its
 // messages go on to the SDK one per line and the answers to its requests go
 // back as one array, as JSON-RPC 2.0 section 6 answers a batch; on any other
 // session (2025-06-18 and later, 2026-07-28, or none yet: initialize may not
@@ -14,8 +14,8 @@
 // other one the SDK's latest; any other opening is not a 2025 session.
 import { Transform, type Readable, type Writable } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
-import { isObject, parseJsonObject, type JsonRpcId } from "./jsonrpc-shapes.js";
-import { batchesAllowed, batchRefusal } from "./jsonrpc-batches.js";
+import { isObject, parseJsonObject, type JsonRpcId } from "../jsonrpc/shapes.js";
+import { batchesAllowed, batchRefusal } from "../jsonrpc/batches.js";
 
 const NEWLINE = 0x0a;
 const OPEN_BRACKET = 0x5b;

@@ -7,22 +7,22 @@
 // and resources as HTTP serves it. A client that probes with server/discover
 // and then falls back to initialize gets a second server for the same
 // session; the probe's is closed. JSON-RPC batches are served or refused by
-// the session's revision (src/stdio-batches.ts). When the client closes the
+// the session's revision (src/stdio/batches.ts). When the client closes the
 // pipe, the session's runs are abandoned.
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type Server } from "@modelcontextprotocol/server";
 import { serveStdio as serveBothEras, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import type { McpServerFactory } from "./mcp/factory-types.js";
-import { newSession } from "./session.js";
-import { stdioBatches } from "./stdio-batches.js";
-import type { Handover } from "./stdio-early.js";
+import type { McpServerFactory } from "../mcp/factory-types.js";
+import { newSession } from "../session.js";
+import { stdioBatches } from "./batches.js";
+import type { Handover } from "./early.js";
 
 export interface StdioHooks {
-  /** A 2025 session's server got `notifications/initialized` (after src/stdio-early.ts, the replayed one). */
+  /** A 2025 session's server got `notifications/initialized` (after src/stdio/early.ts, the replayed one). */
   initialized?(server: Server): void;
 }
 
 /**
- * Serves the session on stdin/stdout, or, after src/stdio-early.ts answered
+ * Serves the session on stdin/stdout, or, after src/stdio/early.ts answered
  * its first messages, on the bytes it hands over (the SDK server's answer to
  * the replayed initialize is not written again). `closed` settles once the
  * client closed the pipe and the session's runs were abandoned.
@@ -32,7 +32,8 @@ export function serveStdio(factory: McpServerFactory, handover?: Handover, hooks
   const batches = stdioBatches(handover?.input ?? process.stdin, process.stdout, { supported: SUPPORTED_PROTOCOL_VERSIONS, latest: LATEST_PROTOCOL_VERSION });
   const transport = new StdioServerTransport(batches.input, process.stdout);
   batches.answerThrough(transport);
-  if (handover?.answeredInitialize !== undefined) dropInitializeAnswer(transport, handover.answeredInitialize);
+  if (handover?.answeredInitialize !== undefined) dropOpeningAnswer(transport, handover.answeredInitialize, "serverInfo");
+  if (handover?.answeredDiscover !== undefined) dropOpeningAnswer(transport, handover.answeredDiscover, "supportedVersions");
   serveBothEras(
     ({ era }) => {
       const server = factory.create(session);
@@ -53,12 +54,12 @@ export function serveStdio(factory: McpServerFactory, handover?: Handover, hooks
   return { closed };
 }
 
-/** The client already has the answer to initialize `id`: the SDK's answer to it is dropped, once. */
-function dropInitializeAnswer(transport: StdioServerTransport, id: string | number): void {
+/** The client already has the answer to the opening request `id` (initialize, server/discover: its result holds `key`): the SDK's answer to it is dropped, once. */
+function dropOpeningAnswer(transport: StdioServerTransport, id: string | number, key: string): void {
   const send = transport.send.bind(transport);
   let dropped = false;
   transport.send = (message: JSONRPCMessage) => {
-    if (!dropped && "result" in message && message.id === id && "serverInfo" in message.result) {
+    if (!dropped && "result" in message && message.id === id && key in message.result) {
       dropped = true;
       return Promise.resolve();
     }

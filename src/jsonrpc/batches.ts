@@ -5,7 +5,7 @@
 // schema has no batch type, so a batch there is not a valid Request object:
 // JSON-RPC 2.0 section 5.1 answers that with -32600 Invalid Request, and
 // with `id: null` since no single id can be told (section 5). 2026-07-28
-// has none either. Shared by stdio (src/stdio-batches.ts) and HTTP
+// has none either. Shared by stdio (src/stdio/batches.ts) and HTTP
 // (src/http/batch-refusal.ts), so both transports draw the line at the same
 // revision.
 
