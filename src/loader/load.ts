@@ -8,7 +8,7 @@ import { pointerPath } from "../format/path.js";
 import { readBounded, type BoundedRead } from "../format/read-bounded.js";
 import { checkRules, type RawIssue } from "../format/rules.js";
 import { checkWarnings } from "../format/warnings.js";
-import { loneSurrogateIssues } from "../format/surrogates.js";
+import { canonicalFormIssues } from "../format/canonical-form.js";
 import { DEFAULT_MAX_STEPFILE_BYTES } from "../limits.js";
 import { capText, LISTED_ISSUES } from "../quote.js";
 import { parseSource, pathString, type ParsedSource } from "../format/source.js";
@@ -97,7 +97,7 @@ function fullLoad(text: string, source: string): LoadedStepfile {
   };
   if (!structure(parsed.data)) fail(structureIssues(structure.errors ?? []));
   const doc = parsed.data as StepfileDocument;
-  const checked = [...loneSurrogateIssues(doc), ...checkRules(doc), ...checkExpressions(doc), ...checkWarnings(doc)];
+  const checked = [...canonicalFormIssues(doc), ...checkRules(doc), ...checkExpressions(doc), ...checkWarnings(doc)];
   const ruleIssues = checked.filter((i) => !i.warning);
   if (ruleIssues.length > 0) fail(ruleIssues);
   const { compiled, issues } = compileStepfile(doc);
