@@ -18,6 +18,7 @@
 // OS at once (a killed process loses none) but the disk at the OS's pace.
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { idForFileName } from "../format/stepfile-id.js";
 import type { LedgerSink } from "./chain.js";
 import { GroupSync } from "./group-sync.js";
 
@@ -45,7 +46,7 @@ const RUN_END = /"type":"run_(?:finished|failed|abandoned)"/;
 export function fileSinks(dir: string, group: GroupSync = new GroupSync(dir), calls: CreateCalls = nodeCreateCalls): SinkFactory {
   return (stepfile, run) => {
     mkdirSync(dir, { recursive: true });
-    const name = `${stepfile}-${run}.jsonl`;
+    const name = `${idForFileName(stepfile)}-${run}.jsonl`;
     const path = join(dir, name);
     const temporary = join(dir, `.${name}.tmp`);
     let created = false;
