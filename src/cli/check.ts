@@ -6,6 +6,7 @@
 // an OpenAPI document given by url is known only at preflight.
 import { StepfileUnreadable, type Issue } from "../errors.js";
 import { fileFindings } from "../loader/findings.js";
+import { capText } from "../quote.js";
 import { resolveArgument, UnknownCatalogName } from "./catalog.js";
 import type { Options } from "./options.js";
 
@@ -20,7 +21,8 @@ interface FileReport {
 
 export async function checkMode(options: Options, out: (text: string) => void): Promise<number> {
   const reports: FileReport[] = [];
-  for (const arg of options.positionals) reports.push(await checkOne(arg, options.maxStepfileBytes));
+  // Each argument is named as given, its quote capped (a 2 MB argument was echoed whole).
+  for (const arg of options.positionals) reports.push({ ...(await checkOne(arg, options.maxStepfileBytes)), file: capText(arg) });
   const errors = reports.reduce((n, r) => n + r.errors.length + (r.unreadable ? 1 : 0), 0);
   const warnings = reports.reduce((n, r) => n + r.warnings.length, 0);
   const code = reports.some((r) => r.unreadable) ? 2 : errors > 0 || (options.strict && warnings > 0) ? 1 : 0;
