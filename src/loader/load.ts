@@ -15,6 +15,7 @@ import { parseSource, pathString, type ParsedSource } from "../format/source.js"
 import type { StepfileDocument } from "../format/types.js";
 import { compileStepfile, type CompiledStepfile } from "./compile.js";
 import { checkExpressions } from "./expression-rules.js";
+import { exposedOperationIssues } from "./exposed-operations.js";
 import structure from "./structure-check.js";
 import { stepfileWarnings } from "./warnings.js";
 
@@ -117,10 +118,15 @@ function recheck(text: string, source: string, findings: { identity: string; war
   const parsed = parseSource(text);
   if ("issues" in parsed || parsed.warnings !== undefined || !structure(parsed.data)) return undefined;
   const doc = parsed.data as unknown as StepfileDocument;
-  if ([...canonicalFormIssues(doc), ...checkRules(doc), ...checkExpressions(doc)].some((i) => !i.warning)) return undefined;
+  if (refusingChecks(doc).some((i) => !i.warning)) return undefined;
   const identity = hashJson(doc);
   if (identity !== findings.identity) return undefined;
   return compiledAsChecked({ doc, identity, warnings: findings.warnings }, source);
+}
+
+/** Every check of a sound structure that can refuse a stepfile (some flag warnings too): the rules, the expressions, what canonical JSON cannot hold, exposed operations of inline documents. */
+function refusingChecks(doc: StepfileDocument): RawIssue[] {
+  return [...canonicalFormIssues(doc), ...checkRules(doc), ...checkExpressions(doc), ...exposedOperationIssues(doc)];
 }
 
 function fullLoad(text: string, source: string): LoadedStepfile {
@@ -131,7 +137,7 @@ function fullLoad(text: string, source: string): LoadedStepfile {
   };
   if (!structure(parsed.data)) fail(structureIssues(structure.errors ?? []));
   const doc = parsed.data as StepfileDocument;
-  const checked = [...canonicalFormIssues(doc), ...checkRules(doc), ...checkExpressions(doc), ...checkWarnings(doc)];
+  const checked = [...refusingChecks(doc), ...checkWarnings(doc)];
   const ruleIssues = checked.filter((i) => !i.warning);
   if (ruleIssues.length > 0) fail(ruleIssues);
   const { compiled, issues } = compileStepfile(doc);

@@ -2,7 +2,8 @@
 // and infinities in a stepfile are errors with their file and line (and
 // `--check --json` still prints its JSON), a FIFO or a directory is refused
 // by what it is in every mode instead of waiting for a writer, and a case
-// name or a `--check` argument is quoted capped, never echoed whole.
+// name or a `--check` argument is quoted capped, never echoed whole, and an
+// exposed operation the inline document lacks is a load error naming it.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -69,6 +70,37 @@ describe("hostile files and arguments", () => {
     const tested = await cli("--test", greet, cases);
     expect(tested.code).toBe(2);
     expect(tested.stderr).toContain(`${cases} could not be read: it is a FIFO (named pipe), not a regular file`);
+  });
+
+  it("refuses an exposed operation the inline document lacks at load, naming it", async () => {
+    const file = join(work, "missing-op.stepfile.yaml");
+    writeFileSync(
+      file,
+      `stepgate: "1"
+id: missing-op
+inputs: { type: object }
+tools:
+  api:
+    openapi:
+      server: https://api.example.com
+      document: { openapi: 3.1.0, info: { title: t, version: "1" }, paths: { /a: { get: { operationId: getA } } } }
+    exposes: [getA, getB]
+steps:
+  - id: a
+    instructions: call getA
+    tools: [getA]
+    produces: { type: object }
+    gates:
+      - { id: g, schema: { type: object } }
+`,
+    );
+    const checked = await cli("--check", file);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toContain(`${file}:9:`);
+    expect(checked.stdout).toContain(`tools.api.exposes[1]: operation "getB" is not in this tool's inline document (its operationIds: getA)`);
+    const served = await cli(file);
+    expect(served.code).toBe(1);
+    expect(served.stderr).toContain(`operation "getB" is not in this tool's inline document`);
   });
 
   it("quotes a 2 MB case name and a 100,000-character --check argument capped", async () => {
