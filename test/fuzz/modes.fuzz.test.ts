@@ -254,7 +254,7 @@ describe("every mode of the built CLI, given structure-aware malformed stepfiles
       const [casesFile] = writeFiles([spell(cases, { ...casesHow, as: casesHow.as === "yaml" ? "yaml" : "json-lines" })], () => "cases.yaml");
       expectClean(await run(["--test", file!, casesFile!]), [0, 1, 2], `--test ${file} ${casesFile}`);
     }
-  }, fuzzTimeout(2_000));
+  }, fuzzTimeout(5_000));
 });
 
 const GREET = `stepgate: "1"
