@@ -5,28 +5,22 @@
 // user entry that is a FIFO, one of 300 MiB, or one whose checksum holds but
 // whose body is not findings is a miss, never a hang, a read of the whole
 // file or a stop: the stepfile is served as a full load serves it.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execFileSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { cacheKey, SHIPPED_LOADS } from "../../src/cli/load-cache.js";
 import { REPO_ROOT } from "../support/paths.js";
+import { stdioOpening } from "../support/stdio-opening.js";
 
 const work = mkdtempSync(join(tmpdir(), "stepgate-cache-entries-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const build = (JSON.parse(readFileSync(join(REPO_ROOT, "dist", "catalog-index.json"), "utf8")) as { build: string }).build;
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-const FIRST_MESSAGES = [
-  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "cache-entries-test", version: "1" } } },
-  { jsonrpc: "2.0", method: "notifications/initialized" },
-  { jsonrpc: "2.0", id: 2, method: "tools/list" },
-]
-  .map((m) => `${JSON.stringify(m)}\n`)
-  .join("");
+const FIRST_MESSAGES = stdioOpening("cache-entries-test");
 
 /** Serves `args` over stdio with the given package's CLI: initialize and tools/list, then standard input ends. */
 function serve(bin: string, args: readonly string[], cacheHome: string): Promise<{ code: number | null; tools: Array<{ name: string; description?: string }>; stderr: string }> {

@@ -18,6 +18,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { stepgateBin } from "../support/paths.js";
 import { FUZZ_RUNS, fuzzTimeout } from "./runs.js";
+import { stdioOpening } from "../support/stdio-opening.js";
 
 const work = mkdtempSync(join(tmpdir(), "stepgate-modes-fuzz-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -196,13 +197,7 @@ function writeFiles(texts: readonly string[], suffix: (text: string) => string):
 }
 const stepfileName = (text: string) => (text.trimStart().startsWith("{") ? "stepfile.json" : "stepfile.yaml");
 
-const OPENING = [
-  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "modes-fuzz", version: "1" } } },
-  { jsonrpc: "2.0", method: "notifications/initialized" },
-  { jsonrpc: "2.0", id: 2, method: "tools/list" },
-]
-  .map((m) => `${JSON.stringify(m)}\n`)
-  .join("");
+const OPENING = stdioOpening("modes-fuzz");
 
 const stepfileTexts = (count: number, seed: number) => fc.sample(fc.tuple(stepfileDoc, spelling).map(([doc, how]) => spell(doc, how)), { numRuns: count, seed });
 
