@@ -7,7 +7,7 @@
 // process must end by itself (no hang), with an exit code the mode
 // documents (never 70, an internal error, or a signal such as SIGABRT), and
 // say nothing of an internal error or a stack trace. Counts: FUZZ_RUNS (see
-// runs.ts; FUZZ_TEST_PAIRS for --test); `--check` and serving take a batch
+// runs.ts; FUZZ_TEST_PAIRS and FUZZ_SEED for --test); `--check` and serving take a batch
 // of files per process.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -241,7 +241,7 @@ describe("every mode of the built CLI, given structure-aware malformed stepfiles
   it("ends --test on a stepfile and cases file pair in a verdict or a refusal", async () => {
     // One process per pair: a fifth of the count unless FUZZ_TEST_PAIRS says how many.
     const count = Number(process.env.FUZZ_TEST_PAIRS ?? Math.max(4, Math.ceil(FUZZ_RUNS / 5)));
-    const pairs = fc.sample(fc.tuple(fc.tuple(stepfileDoc, spelling), fc.tuple(casesDoc, spelling), fc.boolean()), { numRuns: count, seed: 290 });
+    const pairs = fc.sample(fc.tuple(fc.tuple(stepfileDoc, spelling), fc.tuple(casesDoc, spelling), fc.boolean()), { numRuns: count, seed: Number(process.env.FUZZ_SEED ?? 290) });
     for (const [[doc, how], [cases, casesHow], validStepfile] of pairs) {
       // Half the pairs replay against a stepfile that loads, so the cases file itself is what gets fuzzed.
       const stepfile = validStepfile ? GREET : spell(doc, how);
