@@ -4,7 +4,7 @@
 // resolving hundreds of modules. Source maps are written beside each file;
 // STEPGATE_DEBUG turns them on for stack traces (bin/stepgate.js).
 // Type checking is `npm run typecheck`; esbuild only strips types.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -13,7 +13,7 @@ import { build, type Plugin } from "esbuild";
 import { CATALOG_INDEX_FILE } from "../src/cli/catalog-index.js";
 import { catalogIndex } from "../src/cli/catalog-listed.js";
 import { catalogEntries } from "../src/cli/catalog-entries.js";
-import { cacheKey, entryText, SHIPPED_LOADS } from "../src/cli/load-cache.js";
+import { cacheKey, SHIPPED_LOADS, shippedEntryText } from "../src/cli/load-cache.js";
 import { loadStepfileText } from "../src/loader/load.js";
 import { stepfileStructure } from "../src/format/structure.js";
 import { createAjv } from "../src/jsonschema/ajv.js";
@@ -61,7 +61,35 @@ const precompiledMetaSchema: Plugin = {
   },
 };
 
+// The load cache's entries for the bundled catalog (src/cli/load-cache.ts),
+// so that the first launch after a build serving catalog entries parses and
+// checks none of them: each is what a full load of the entry gives. They are
+// written before the bundle, whose code then holds each one's SHA-256
+// (src/cli/shipped-loads.ts): an entry is trusted only as far as the code.
+const shippedDigests: Record<string, string> = {};
 rmSync(outdir, { recursive: true, force: true });
+mkdirSync(join(root, SHIPPED_LOADS), { recursive: true });
+for (const entry of catalogEntries(join(root, "awesome-stepfiles"))) {
+  const text = readFileSync(entry.file, "utf8");
+  let loaded;
+  try {
+    loaded = loadStepfileText(text, entry.name);
+  } catch {
+    continue;
+  }
+  const key = cacheKey(text, buildId);
+  const written = shippedEntryText(key, loaded);
+  if (written === undefined) continue;
+  writeFileSync(join(root, SHIPPED_LOADS, `${key}.json`), written);
+  shippedDigests[key] = createHash("sha256").update(written).digest("hex");
+}
+const shippedLoads: Plugin = {
+  name: "shipped-loads",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]cli[\\/]shipped-loads\.ts$/ }, () => ({ contents: `export const SHIPPED_LOAD_DIGESTS = ${JSON.stringify(shippedDigests)};`, loader: "js" }));
+  },
+};
+
 await build({
   absWorkingDir: root,
   entryPoints: { cli: "src/cli.ts" },
@@ -76,7 +104,7 @@ await build({
   // Dependencies shipped as CommonJS (ajv, yaml's helpers, ...) call
   // require() for Node's own modules; an ESM bundle has no require of its own.
   banner: { js: 'import { createRequire as __stepgateRequire } from "node:module";\nconst require = __stepgateRequire(import.meta.url);' },
-  plugins: [precompiledStructure, precompiledMetaSchema, namedBuild],
+  plugins: [precompiledStructure, precompiledMetaSchema, namedBuild, shippedLoads],
   logLevel: "warning",
 });
 
@@ -84,19 +112,3 @@ await build({
 // (src/cli/catalog-index.ts says when an entry is answered from here).
 writeFileSync(join(outdir, CATALOG_INDEX_FILE), `${JSON.stringify(await catalogIndex(join(root, "awesome-stepfiles"), buildId))}\n`);
 
-// The load cache's entries for the bundled catalog (src/cli/load-cache.ts),
-// so that the first launch after a build serving catalog entries parses and
-// checks none of them: each is what a full load of the entry gives.
-mkdirSync(join(root, SHIPPED_LOADS), { recursive: true });
-for (const entry of catalogEntries(join(root, "awesome-stepfiles"))) {
-  const text = readFileSync(entry.file, "utf8");
-  let loaded;
-  try {
-    loaded = loadStepfileText(text, entry.name);
-  } catch {
-    continue;
-  }
-  const key = cacheKey(text, buildId);
-  const written = entryText(key, loaded);
-  if (written !== undefined) writeFileSync(join(root, SHIPPED_LOADS, `${key}.json`), written);
-}

@@ -2,7 +2,7 @@
 // type users read. Each carries structured `details` so a transport can show
 // them without parsing the message. Messages never carry a secret value.
 
-import { capPath, capQuotes, LISTED_ISSUES } from "./quote.js";
+import { capPath, capQuotes, capText, LISTED_ISSUES } from "./quote.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -57,7 +57,8 @@ export class StepfileInvalid extends StepgateError {
 export class StepfileUnreadable extends StepgateError {
   readonly name = "StepfileUnreadable";
   constructor(file: string, reason: string) {
-    super(`${file} could not be read: ${reason}`, { file, reason });
+    // A path is input too: its quote is capped, its whole kept in details.
+    super(`${capText(file)} could not be read: ${reason}`, { file, reason });
   }
 }
 

@@ -71,9 +71,14 @@ export class Authoring {
       }
       case "stepgate_outline": {
         if (typeof args.markdown !== "string") return usage("stepgate_outline needs markdown, the procedure as markdown text");
-        const { outline, outlineText } = await import("./outline.js");
-        const result = outline(args.markdown, this.options.schemaUrl);
-        return data(outlineText(result), { ...result });
+        const { outline, outlineText, OutlineTooLarge } = await import("./outline.js");
+        try {
+          const result = outline(args.markdown, this.options.schemaUrl);
+          return data(outlineText(result), { ...result });
+        } catch (error) {
+          if (error instanceof OutlineTooLarge) return usage(`stepgate_outline refused: ${error.message}`);
+          throw error;
+        }
       }
       case "stepgate_inspect_api": {
         const given = typeof args.url === "string" ? "url" : typeof args.document === "string" ? "document" : undefined;

@@ -4,6 +4,7 @@
 // and nested lists are handled as CommonMark says rather than by line tricks.
 import { marked, type Token, type Tokens } from "marked";
 import { parse as parseYaml } from "yaml";
+import { flowTooDeep, MAX_DEPTH } from "../format/nesting.js";
 
 export interface ProcedureStep {
   title: string;
@@ -91,6 +92,8 @@ function step(title: string, text: string): ProcedureStep {
 }
 
 function frontmatter(text: string): Record<string, unknown> {
+  // Deep flow nesting aborts the process inside `yaml` (src/format/nesting.ts); such frontmatter is read as none.
+  if (flowTooDeep(text, MAX_DEPTH)) return {};
   try {
     const value: unknown = parseYaml(text);
     return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

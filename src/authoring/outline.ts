@@ -42,9 +42,33 @@ function header(schemaUrl: string | undefined): string {
   ].join("\n");
 }
 
+/**
+ * The largest procedure outlined, in bytes of markdown and in steps. The
+ * work runs on the server's one event loop, so every other session waits
+ * for it: a 20,000-item procedure held them all for about 27 s (issue 29).
+ * A procedure past either bound is refused with what to do instead; a
+ * stepfile of 200 steps is already far beyond what one person reviews.
+ */
+export const OUTLINE_LIMITS = { markdownBytes: 256 * 1024, steps: 200 } as const;
+
+/** The reason a procedure is too large to outline, or undefined when it is not. */
+export function outlineRefusal(markdown: string, procedure?: Procedure): string | undefined {
+  const bytes = Buffer.byteLength(markdown);
+  if (bytes > OUTLINE_LIMITS.markdownBytes) return `the markdown is ${bytes} bytes; stepgate_outline takes at most ${OUTLINE_LIMITS.markdownBytes}: outline the procedure in parts`;
+  if (procedure && procedure.steps.length > OUTLINE_LIMITS.steps) return `the procedure has ${procedure.steps.length} steps; stepgate_outline makes at most ${OUTLINE_LIMITS.steps}: outline it in parts, or group items under second-level headings`;
+  return undefined;
+}
+
+/** Thrown by outline() for a procedure past OUTLINE_LIMITS. */
+export class OutlineTooLarge extends Error {}
+
 /** `schemaUrl`: the file: URL of the schema the running Stepgate ships, for the editor line. */
 export function outline(markdown: string, schemaUrl?: string): Outline {
+  const early = outlineRefusal(markdown);
+  if (early) throw new OutlineTooLarge(early);
   const procedure = readProcedure(markdown);
+  const late = outlineRefusal(markdown, procedure);
+  if (late) throw new OutlineTooLarge(late);
   const doc = skeleton(procedure);
   const yaml = new Document(doc);
   yaml.commentBefore = header(schemaUrl);

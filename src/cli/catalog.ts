@@ -3,6 +3,7 @@
 // path by its suffix, else a catalog name.
 import { loadStepfileFile, loadStepfileFileDeferred, type DeferredLoad, type LoadCache, type LoadedStepfile } from "../loader/load.js";
 import { closestNames } from "../format/closest-names.js";
+import { capText } from "../quote.js";
 import { catalogEntries, type CatalogEntry } from "./catalog-entries.js";
 
 export { catalogEntries, catalogRoot, type CatalogEntry } from "./catalog-entries.js";
@@ -28,7 +29,7 @@ export function catalogEntry(arg: string, entries = catalogEntries()): CatalogEn
   if (renamed !== undefined) throw new UnknownCatalogName(`catalog entry ${arg} was renamed ${renamed}`);
   const near = closestNames(arg, entries.map((e) => e.name));
   const hint = near.length > 0 ? `; did you mean ${near.join(" or ")}?` : "";
-  throw new UnknownCatalogName(`${arg} is neither a stepfile path (.yaml, .yml, .json) nor a catalog name${hint} (stepgate --list shows the catalog)`);
+  throw new UnknownCatalogName(`${capText(arg)} is neither a stepfile path (.yaml, .yml, .json) nor a catalog name${hint} (stepgate --list shows the catalog)`);
 }
 
 /** The catalog's entries, found once per process: each name argument would otherwise walk the catalog folder again. */

@@ -13,6 +13,7 @@ import { StepfileUnreadable, type Issue } from "../errors.js";
 import { closestNames } from "../format/closest-names.js";
 import { fileFindings, type FindingOptions } from "../loader/findings.js";
 import { ALL_RULES, ruleById } from "../loader/rules/index.js";
+import { capText } from "../quote.js";
 import { mayBeArazzoFile } from "../arazzo/detect.js";
 import { isStepfilePath, resolveArgument, UnknownCatalogName } from "./catalog.js";
 import type { Options } from "./options.js";
@@ -40,7 +41,8 @@ export async function checkMode(options: Options, out: (text: string) => void, e
   }
   const findingOptions: FindingOptions = { ignore: new Set(options.ignore), ...(options.offline ? { unfetched: "--offline skips fetching" } : { fetchPinned: await pinnedFetcher(options) }) };
   const reports: FileReport[] = [];
-  for (const arg of options.positionals) reports.push((await checkArazzo(arg, options)) ?? (await checkOne(arg, options.maxStepfileBytes, findingOptions)));
+  // Each argument is named as given, its quote capped (a 2 MB argument was echoed whole).
+  for (const arg of options.positionals) reports.push({ ...((await checkArazzo(arg, options)) ?? (await checkOne(arg, options.maxStepfileBytes, findingOptions))), file: capText(arg) });
   reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const errors = reports.reduce((n, r) => n + r.errors.length + (r.unreadable ? 1 : 0), 0);
   const warnings = reports.reduce((n, r) => n + r.warnings.length, 0);

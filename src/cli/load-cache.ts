@@ -1,33 +1,50 @@
-// The load cache: what a full load of a stepfile's text established (its
-// document, identity and warnings, and that every check passed; see
-// CheckedStepfile in src/loader/load.ts), kept on disk so that the next
-// process serving the same text only compiles it. Parsing and checking the
-// 28 catalog entries was most of a cold start (issue 20); a hit skips both.
+// The load cache: what a full load of a stepfile's text found, kept on disk
+// so that the next process serving the same text skips the work a full
+// load does only for the author (issue 20: parsing and checking the 28
+// catalog entries was most of a cold start).
 //
-// An entry is found by a key made of the text itself, the build of the
-// bundle (BUILD_ID: any change to the code is a new build, so to the
-// loader's findings too) and the Node version; nothing else a load reads.
-// It lives under $XDG_CACHE_HOME/stepgate (an absolute one), else
-// ~/.cache/stepgate, in a folder per build, made 0700 and used only when
-// it belongs to this user and no one else may write to it: an entry is
-// trusted as a passed check. Each entry names its key and the SHA-256 of its
-// body, so a corrupt entry, or one copied from another key, is a miss, and
-// the full load rewrites it (written whole to a temporary file, then renamed).
-// The build writes entries for the bundled catalog beside the bundle
-// (dist/loads/, scripts/build.ts), so the first launch after a build starts
-// as fast as later ones; they are read first and never written. `--no-cache`
-// turns all of this off. Running from src/ there is no build, so no cache.
+// Nothing a process of the user can write decides what runs (issue 29; the
+// threat model is in docs/architecture.md, "The load cache"). The user's
+// folder ($XDG_CACHE_HOME/stepgate, an absolute one, else ~/.cache/stepgate,
+// a folder per build, 0700) is writable by anything running as the user,
+// an agent with a shell included, and no key such a process cannot read
+// exists on the machine, so its entries keep only findings: the identity
+// the full load computed and its warnings with their positions. On a hit
+// the loader reads the document from the text again, runs every check that
+// can refuse it and compares the identity (src/loader/load.ts, recheck). The
+// build's own entries for the bundled catalog (dist/loads/, written by
+// scripts/build.ts) keep the whole checked document, and are used only
+// when their SHA-256 is the one the build put into the bundle
+// (shipped-loads.ts): forging one means changing the bundle's code.
+//
+// An entry is found by a key made of the text, the build (BUILD_ID) and the
+// Node version. Each names its key and the SHA-256 of its body; anything
+// that does not read back whole, is not a regular file, or is larger than
+// an entry can be, is a miss, never an error: the full load runs and
+// rewrites it (written whole to a temporary file, then renamed).
+// `--no-cache` turns all of this off. Running from src/ there is no build,
+// so no cache.
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import type { Issue } from "../errors.js";
-import type { CheckedStepfile, LoadCache } from "../loader/load.js";
+import { isStepfileId } from "../format/stepfile-id.js";
+import type { StepfileDocument } from "../format/types.js";
+import type { CachedLoad, CheckedStepfile, LoadCache } from "../loader/load.js";
+import { capText, LISTED_ISSUES } from "../quote.js";
 import { BUILD_ID } from "./build-id.js";
 import { packageRoot } from "./package-root.js";
+import { SHIPPED_LOAD_DIGESTS } from "./shipped-loads.js";
 
 /** Names the entry format; a change to it is a change of key. */
-const FORMAT = "stepgate-load-cache/1";
+const FORMAT = "stepgate-load-cache/2";
+
+/** The largest entry read from the user's folder: findings only (warnings are capped at LISTED_ISSUES when written), so anything larger was not written by this code. */
+const MOST_FINDINGS_BYTES = 1024 * 1024;
+
+/** The largest shipped entry read: a whole document, at most --max-stepfile-bytes' default as JSON and then some. */
+const MOST_SHIPPED_BYTES = 16 * 1024 * 1024;
 
 /** Folders of other builds left untouched this long are removed when a new build's folder is made. */
 const STALE_MS = 7 * 24 * 3600 * 1000;
@@ -57,30 +74,57 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string | undefi
 }
 
 /**
- * An entry as written: a header line naming the key and the SHA-256 of the
- * body, then the body, the CheckedStepfile as JSON. Undefined when the
- * document would not come back the same from JSON (numbers JSON has no
- * spelling for, a `__proto__` key): such a text is simply loaded in full
- * every time.
+ * A user's entry as written: a header line naming the key and the SHA-256
+ * of the body, then the body, the findings as JSON (at most LISTED_ISSUES
+ * warnings, each message capped). Undefined when it would be too large to
+ * be read back: such a text is simply loaded in full every time.
  */
 export function entryText(key: string, checked: CheckedStepfile): string | undefined {
-  if (!sameFromJson(checked.doc)) return undefined;
-  const body = JSON.stringify({ doc: checked.doc, identity: checked.identity, warnings: checked.warnings });
-  return `${JSON.stringify({ format: FORMAT, key, sha256: sha256(body) })}\n${body}`;
+  const warnings = checked.warnings.slice(0, LISTED_ISSUES).map((w) => ({ ...w, path: capText(w.path), message: capText(w.message, 2_000) }));
+  return sealed(key, JSON.stringify({ identity: checked.identity, warnings }), MOST_FINDINGS_BYTES);
 }
 
-/** The entry's CheckedStepfile when it is whole and is the entry for `key`; undefined for anything else. */
-export function readEntry(text: string, key: string): CheckedStepfile | undefined {
+/**
+ * An entry the build ships: the whole CheckedStepfile. Undefined when the
+ * document would not come back the same from JSON (numbers JSON has no
+ * spelling for, a `__proto__` key) or its id is not a stepfile id.
+ */
+export function shippedEntryText(key: string, checked: CheckedStepfile): string | undefined {
+  if (!sameFromJson(checked.doc) || !isStepfileId(checked.doc.id)) return undefined;
+  return sealed(key, JSON.stringify({ doc: checked.doc, identity: checked.identity, warnings: checked.warnings }), MOST_SHIPPED_BYTES);
+}
+
+function sealed(key: string, body: string, most: number): string | undefined {
+  const entry = `${JSON.stringify({ format: FORMAT, key, sha256: sha256(body) })}\n${body}`;
+  return Buffer.byteLength(entry) > most ? undefined : entry;
+}
+
+/** The findings a user's entry holds when it is whole and is the entry for `key`; undefined for anything else. Whatever else the body holds is ignored. */
+export function readEntry(text: string, key: string): CachedLoad | undefined {
+  const body = bodyOf(text, key) as { identity?: unknown; warnings?: unknown } | undefined;
+  if (body === undefined || typeof body.identity !== "string" || !Array.isArray(body.warnings) || !body.warnings.every(isIssue)) return undefined;
+  return { kind: "findings", identity: body.identity, warnings: body.warnings as Issue[] };
+}
+
+/** A shipped entry's CheckedStepfile when the bundle vouches for its exact bytes (`digest`, from the build) and it is the entry for `key`. */
+export function readShippedEntry(text: string, key: string, digest: string | undefined): CachedLoad | undefined {
+  if (digest === undefined || sha256(text) !== digest) return undefined;
+  const body = bodyOf(text, key) as Partial<CheckedStepfile> | undefined;
+  if (body === undefined || typeof body.doc !== "object" || body.doc === null || Array.isArray(body.doc) || typeof body.identity !== "string") return undefined;
+  if (!isStepfileId((body.doc as StepfileDocument).id) || !Array.isArray(body.warnings) || !body.warnings.every(isIssue)) return undefined;
+  return { kind: "vouched", doc: body.doc as StepfileDocument, identity: body.identity, warnings: body.warnings };
+}
+
+/** The parsed body of an entry whose header names this format, `key` and the body's SHA-256. */
+function bodyOf(text: string, key: string): unknown {
   const newline = text.indexOf("\n");
   if (newline === -1) return undefined;
   try {
     const header = JSON.parse(text.slice(0, newline)) as { format?: unknown; key?: unknown; sha256?: unknown };
     const body = text.slice(newline + 1);
     if (header.format !== FORMAT || header.key !== key || header.sha256 !== sha256(body)) return undefined;
-    const checked = JSON.parse(body) as Partial<CheckedStepfile>;
-    if (typeof checked.doc !== "object" || checked.doc === null || Array.isArray(checked.doc) || typeof checked.identity !== "string") return undefined;
-    if (!Array.isArray(checked.warnings) || !checked.warnings.every(isIssue)) return undefined;
-    return checked as CheckedStepfile;
+    const value: unknown = JSON.parse(body);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
   } catch {
     return undefined;
   }
@@ -103,7 +147,11 @@ export function openLoadCache(env: NodeJS.ProcessEnv = process.env, build = BUIL
   return {
     get(text) {
       const key = cacheKey(text, build);
-      return readFrom(join(shipped, `${key}.json`), key) ?? (ready() ? readFrom(join(own!, `${key}.json`), key) : undefined);
+      const fromBuild = readSmall(join(shipped, `${key}.json`), MOST_SHIPPED_BYTES);
+      const vouched = fromBuild === undefined ? undefined : readShippedEntry(fromBuild, key, SHIPPED_LOAD_DIGESTS[key]);
+      if (vouched) return vouched;
+      const mine = ready() ? readSmall(join(own!, `${key}.json`), MOST_FINDINGS_BYTES) : undefined;
+      return mine === undefined ? undefined : readEntry(mine, key);
     },
     set(text, checked) {
       if (!ready()) return;
@@ -119,14 +167,30 @@ export function openLoadCache(env: NodeJS.ProcessEnv = process.env, build = BUIL
   };
 }
 
-function readFrom(file: string, key: string): CheckedStepfile | undefined {
-  let text: string;
+/**
+ * The text of a regular file of at most `most` bytes, else undefined. Opened
+ * without blocking (an entry that is a FIFO would wait for a writer
+ * forever) and read no further than its size allows.
+ */
+function readSmall(file: string, most: number): string | undefined {
+  let fd: number;
   try {
-    text = readFileSync(file, "utf8");
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
-  return readEntry(text, key);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > most) return undefined;
+    const buffer = Buffer.allocUnsafe(stat.size + 1);
+    let total = 0;
+    for (let read = -1; read !== 0 && total < buffer.length; total += read) read = readSync(fd, buffer, total, buffer.length - total, null);
+    return total > stat.size ? undefined : buffer.toString("utf8", 0, total);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Makes the build's folder (0700) and says whether it is ours alone; removes other builds' folders gone stale. */
@@ -175,8 +239,12 @@ function writeWhole(file: string, text: string): void {
   try {
     const fd = openSync(temporary, "wx", 0o600);
     try {
-      writeSync(fd, text);
-      if ((fstatSync(fd).mode & 0o077) !== 0) throw new Error("the entry is readable by others");
+      const bytes = Buffer.from(text, "utf8");
+      // writeSync may write less than asked (a full disk): write the rest, and rename only a file that holds it all.
+      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+      const stat = fstatSync(fd);
+      if (stat.size !== bytes.length) throw new Error("the entry was not written whole");
+      if ((stat.mode & 0o077) !== 0) throw new Error("the entry is readable by others");
     } finally {
       closeSync(fd);
     }

@@ -7,6 +7,7 @@
 import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import type { Issue } from "../errors.js";
 import { fastParse } from "./fast-yaml.js";
+import { flowTooDeep, MAX_DEPTH } from "./nesting.js";
 import { duplicateKeyCheck, hasDuplicateKeys } from "./unique-keys.js";
 
 export type PathSegment = string | number;
@@ -19,10 +20,12 @@ export interface ParsedSource {
   locate(path: readonly PathSegment[], atKey?: boolean): { line: number; column: number } | undefined;
 }
 
-/** Deepest nesting a stepfile may have; deeper input would overflow recursive walkers. */
-export const MAX_DEPTH = 128;
+export { MAX_DEPTH };
 
 export function parseSource(text: string): ParsedSource | { issues: Issue[] } {
+  // Before any parser: deep flow nesting aborts the process inside `yaml` (nesting.ts).
+  const deep = flowTooDeep(text, MAX_DEPTH);
+  if (deep) return { issues: [{ ...TOO_DEEP, line: deep.line, column: deep.column }] };
   const fast = fastParse(text);
   if (fast) {
     if (depthOf(fast.data, 0) > MAX_DEPTH) return { issues: [TOO_DEEP] };

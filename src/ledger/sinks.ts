@@ -22,6 +22,7 @@
 // one waits, in order, until a descriptor is free; durable() waits for it.
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { idForFileName } from "../format/stepfile-id.js";
 import type { LedgerSink } from "./chain.js";
 import { ServerBusy } from "../errors.js";
 import { isOutOfDescriptors, waitForDescriptors } from "./descriptors.js";
@@ -50,7 +51,7 @@ const RUN_END = /"type":"run_(?:finished|failed|abandoned)"/;
 
 export function fileSinks(dir: string, group: GroupSync = new GroupSync(dir), calls: CreateCalls = nodeCreateCalls): SinkFactory {
   return (stepfile, run) => {
-    const name = `${stepfile}-${run}.jsonl`;
+    const name = `${idForFileName(stepfile)}-${run}.jsonl`;
     const path = join(dir, name);
     const temporary = join(dir, `.${name}.tmp`);
     let created = false;

@@ -7,13 +7,14 @@ import { hashJson } from "../format/identity.js";
 import { pointerPath } from "../format/path.js";
 import { readBounded, type BoundedRead } from "../format/read-bounded.js";
 import { checkRules, type RawIssue } from "../format/rules.js";
-import { loneSurrogateIssues } from "../format/surrogates.js";
+import { canonicalFormIssues } from "../format/canonical-form.js";
 import { DEFAULT_MAX_STEPFILE_BYTES } from "../limits.js";
 import { capText, LISTED_ISSUES } from "../quote.js";
 import { parseSource, pathString, type ParsedSource } from "../format/source.js";
 import type { StepfileDocument } from "../format/types.js";
 import { compileStepfile, type CompiledStepfile } from "./compile.js";
 import { checkExpressions } from "./expression-rules.js";
+import { exposedOperationIssues } from "./exposed-operations.js";
 import structure from "./structure-check.js";
 import { runRules } from "./rules/run.js";
 
@@ -30,8 +31,6 @@ export interface LoadedStepfile {
 /**
  * What a load established that is plain data: the document, its identity
  * and its warnings, and (by being there at all) that every check passed.
- * A LoadCache keeps it between processes; the compiled closures are made
- * again from the document.
  */
 export interface CheckedStepfile {
   readonly doc: StepfileDocument;
@@ -40,12 +39,26 @@ export interface CheckedStepfile {
 }
 
 /**
+ * What a load cache hands back for a text. `findings`: only what a full
+ * load found that cannot change what runs (the identity it computed and
+ * its warnings, with their positions); the document is read again from the
+ * text, every check that can refuse runs again, and the identity must come
+ * out the same, so an entry anyone could have written decides nothing.
+ * `vouched`: a whole CheckedStepfile authenticated by the code itself (the
+ * build's own entries, whose digests are in the bundle), as trusted as the
+ * bundle; only the compile runs. See docs/architecture.md, "The load cache".
+ */
+export type CachedLoad =
+  | { readonly kind: "findings"; readonly identity: string; readonly warnings: readonly Issue[] }
+  | ({ readonly kind: "vouched" } & CheckedStepfile);
+
+/**
  * Where earlier loads of the same text by the same code are kept (the CLI's
- * on-disk cache, src/cli/load-cache.ts). `get` returns only what `set` was
- * given for exactly this text; anything else is a miss.
+ * on-disk cache, src/cli/load-cache.ts). `get` returns only what was kept
+ * for exactly this text; anything else is a miss.
  */
 export interface LoadCache {
-  get(text: string): CheckedStepfile | undefined;
+  get(text: string): CachedLoad | undefined;
   set(text: string, checked: CheckedStepfile): void;
 }
 
@@ -74,12 +87,14 @@ export class StepfileTooLarge extends StepfileInvalid {
 }
 
 /**
- * Load a stepfile's text. With a cache, a text this code loaded before is
- * not parsed or checked again: its document, identity and warnings come
- * from the cache and only the compile runs, with every schema compiled on
- * first use (it compiled at that load). Anything else is loaded in full and
- * what it established is kept for next time. A refused text is never kept,
- * so its issues always come from the full load.
+ * Load a stepfile's text. With a cache, a text this code loaded before
+ * skips what a full load does only for the author (the positioned parse
+ * that places warnings, the load warnings, compiling schemas and
+ * expressions before their first use): its warnings come from the cache,
+ * and what runs always comes from the text (see CachedLoad). Anything else,
+ * and any hit that does not hold up, is loaded in full and what it
+ * established is kept for next time. A refused text is never kept, so its
+ * issues always come from the full load.
  */
 export function loadStepfileText(text: string, source: string, cache?: LoadCache): LoadedStepfile {
   const known = knownLoad(text, source, cache);
@@ -121,13 +136,48 @@ export async function loadStepfileFileDeferred(path: string, source = path, maxB
   return loadStepfileTextDeferred(await readStepfileText(path, source, maxBytes), source, cache);
 }
 
-/** A cache hit, compiled; undefined for anything else. */
+/**
+ * A cache hit, compiled; undefined for anything else. What runs always
+ * comes from the text (see CachedLoad): a `findings` entry gives only the
+ * identity to compare and the warnings with their places.
+ */
 function knownLoad(text: string, source: string, cache: LoadCache | undefined): LoadedStepfile | undefined {
   const known = cache?.get(text);
   if (!known) return undefined;
-  const { compiled } = compileStepfile(known.doc, { checked: true });
-  // A document that no longer compiles cannot have been kept by this code: load it in full.
-  return compiled ? deepFreeze({ doc: known.doc, identity: known.identity, compiled, source, warnings: known.warnings }) : undefined;
+  return known.kind === "vouched" ? compiledAsChecked(known, source) : recheck(text, source, known);
+}
+
+/** A checked document compiled with every schema, expression and template compiled on first use; undefined when it no longer compiles (then it was not kept by this code). */
+function compiledAsChecked(checked: CheckedStepfile, source: string): LoadedStepfile | undefined {
+  const { compiled } = compileStepfile(checked.doc, { checked: true });
+  return compiled ? deepFreeze({ doc: checked.doc, identity: checked.identity, compiled, source, warnings: checked.warnings }) : undefined;
+}
+
+/**
+ * A cache hit held to the text: the document as the text reads (the fast
+ * reader, no positions), every check that can refuse a stepfile run again,
+ * and the identity computed again and compared with the one the full load
+ * kept (which also holds the fast reader to the positioned parse). Undefined
+ * when anything differs: the caller loads in full.
+ */
+function recheck(text: string, source: string, findings: { identity: string; warnings: readonly Issue[] }): LoadedStepfile | undefined {
+  const parsed = parseSource(text);
+  if ("issues" in parsed || parsed.warnings !== undefined || !structure(parsed.data)) return undefined;
+  const doc = parsed.data as unknown as StepfileDocument;
+  if (refusingChecks(doc).some((i) => !i.warning)) return undefined;
+  const identity = hashJson(doc);
+  if (identity !== findings.identity) return undefined;
+  return compiledAsChecked({ doc, identity, warnings: findings.warnings }, source);
+}
+
+/** Every check of a sound structure that can refuse a stepfile (some flag warnings too): what canonical JSON cannot hold, the rules, the expressions, exposed operations of inline documents. */
+function refusingChecks(doc: StepfileDocument): RawIssue[] {
+  return [
+    ...canonicalFormIssues(doc).map((i) => ({ ...i, rule: "canonical-form" })),
+    ...checkRules(doc),
+    ...checkExpressions(doc),
+    ...exposedOperationIssues(doc).map((i) => ({ ...i, rule: "exposes-in-document" })),
+  ];
 }
 
 /** Every refusal found (thrown as one StepfileInvalid), the compile and the identity; the warnings when asked for. */
@@ -139,7 +189,7 @@ function fullLoad(text: string, source: string): { checked: Omit<LoadedStepfile,
   };
   if (!structure(parsed.data)) fail(structureIssues(structure.errors ?? []).map((i) => ({ ...i, rule: "structure" })));
   const doc = parsed.data as StepfileDocument;
-  const checked = [...loneSurrogateIssues(doc).map((i) => ({ ...i, rule: "lone-surrogate" })), ...checkRules(doc), ...checkExpressions(doc)];
+  const checked = refusingChecks(doc);
   const ruleIssues = checked.filter((i) => !i.warning);
   if (ruleIssues.length > 0) fail(ruleIssues);
   const { compiled, issues } = compileStepfile(doc);

@@ -101,7 +101,7 @@ export async function readCasesFile(path: string, stepfile: LoadedStepfile, maxB
   try {
     read = await readBounded(path, maxBytes);
   } catch (error) {
-    throw new CasesUnreadable(`${path} could not be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CasesUnreadable(`${capText(path)} could not be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   if ("tooLarge" in read) {
     const refused = new CasesInvalid(path, [{ path: "", message: read.tooLarge }]);

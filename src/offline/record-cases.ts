@@ -3,6 +3,7 @@
 // an offline test. Results are written whole; the ledger holds only hashes.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { idForFileName } from "../format/stepfile-id.js";
 import { stringify } from "yaml";
 import type { RunContext } from "../engine/context.js";
 import type { Attempt, AttemptCall } from "../engine/observer.js";
@@ -21,7 +22,7 @@ export function caseRecorder(dir: string, onError: (message: string) => void = (
       ended(state) {
         // An abandoned run has no outcome to replay; a run without attempts has nothing to test.
         if (state === "abandoned" || attempts.length === 0) return;
-        const path = join(dir, `${stepfile.doc.id}-${id}.cases.yaml`);
+        const path = join(dir, `${idForFileName(stepfile.doc.id)}-${id}.cases.yaml`);
         const header = [
           `# A ${state} run of ${stepfile.doc.id} (${stepfile.identity}), recorded by stepgate --record-cases.`,
           `# Replay it offline: stepgate --test <${stepfile.doc.id} stepfile> ${path}`,

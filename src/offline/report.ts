@@ -1,12 +1,13 @@
 // The text `stepgate --test` prints: one line per entry, the differences
 // under it, and a last line to grep in CI.
+import { quote } from "../quote.js";
 import type { CasesReport, EntryResult } from "./run-cases.js";
 import { describeVerdict } from "./run-cases.js";
 
 export function formatReport(report: CasesReport): string {
   const lines: string[] = [`${report.stepfile}: ${report.file}`];
   for (const c of report.cases) {
-    lines.push(`${c.ok ? "ok  " : "DIFF"} case "${c.name}"${c.line !== undefined ? ` (line ${c.line})` : ""}`);
+    lines.push(`${c.ok ? "ok  " : "DIFF"} case ${quote(c.name)}${c.line !== undefined ? ` (line ${c.line})` : ""}`);
     for (const entry of c.entries) lines.push(...entryLines(entry));
     if (c.stopped) lines.push(`       stopped: ${c.stopped}`);
   }

@@ -182,3 +182,34 @@ describe("authoring through the CLI", () => {
     expect((await call("stepgate_validate", { text: 3 })).isError).toBe(true);
   });
 });
+
+// Issue 29: one call from any client must not stop or hold the server.
+describe("the authoring tools, given input that once aborted or blocked the server", () => {
+  const DEEP = `{"stepgate":"1","id":"d","inputs":${'{"a":'.repeat(1_000)}1${"}".repeat(1_000)},"steps":[]}`;
+
+  it("answers a 1,000-deep JSON text in stepgate_validate, stepgate_try and stepgate_inspect_api, and goes on serving", async () => {
+    const { call } = await start();
+    const validated = await call("stepgate_validate", { text: DEEP });
+    expect(validated.content[0]!.text).toContain("nesting is deeper than 128 levels");
+    const tried = await call("stepgate_try", { text: DEEP });
+    expect(tried.isError).toBe(true);
+    expect(tried.content[0]!.text).toContain("nesting is deeper than 128 levels");
+    const inspected = await call("stepgate_inspect_api", { document: `{"openapi":"3.1.0","paths":${'{"a":'.repeat(1_000)}1${"}".repeat(1_000)}}` });
+    expect(inspected.isError).toBe(true);
+    expect(inspected.content[0]!.text).toContain("nests deeper than 128 levels");
+    // Still serving.
+    expect((await call("stepgate_validate", { text: KEYLESS })).isError).toBeFalsy();
+  });
+
+  it("refuses a 20,000-item procedure in stepgate_outline with what to do instead, and goes on serving", async () => {
+    const { call } = await start();
+    const markdown = `# Huge\n\n${Array.from({ length: 20_000 }, (_, i) => `${i + 1}. Do thing ${i}. You MUST check item ${i}.`).join("\n")}\n`;
+    const refused = await call("stepgate_outline", { markdown });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]!.text).toMatch(/^stepgate_outline refused: the markdown is \d+ bytes; stepgate_outline takes at most 262144: outline the procedure in parts/);
+    const many = `# Many\n\n${Array.from({ length: 201 }, (_, i) => `${i + 1}. Do ${i}.`).join("\n")}\n`;
+    expect((await call("stepgate_outline", { markdown: many })).content[0]!.text).toContain("the procedure has 201 steps; stepgate_outline makes at most 200");
+    const outlined = await call("stepgate_outline", { markdown: "# Ship it\n\n1. Run the tests.\n2. Tag the release.\n" });
+    expect(outlined.isError).toBeFalsy();
+  });
+});

@@ -16,6 +16,7 @@ import { cacheKey, SHIPPED_LOADS } from "../../src/cli/load-cache.js";
 import { budget } from "../support/budget.js";
 import { loadCorpus } from "../support/load-corpus.js";
 import { REPO_ROOT, stepgateBin } from "../support/paths.js";
+import { stdioOpening } from "../support/stdio-opening.js";
 
 const work = mkdtempSync(join(tmpdir(), "stepgate-load-cache-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -25,13 +26,7 @@ mkdirSync(ledgerDir);
 /** The build the CLI under test was made by (the catalog index names it too). */
 const build = (JSON.parse(readFileSync(join(REPO_ROOT, "dist", "catalog-index.json"), "utf8")) as { build: string }).build;
 
-const FIRST_MESSAGES = [
-  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "load-cache-test", version: "1" } } },
-  { jsonrpc: "2.0", method: "notifications/initialized" },
-  { jsonrpc: "2.0", id: 2, method: "tools/list" },
-]
-  .map((m) => `${JSON.stringify(m)}\n`)
-  .join("");
+const FIRST_MESSAGES = stdioOpening("load-cache-test");
 
 interface Served {
   code: number | null;

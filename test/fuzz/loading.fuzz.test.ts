@@ -76,6 +76,12 @@ describe("loading fuzzed stepfiles", () => {
     ["a YAML alias bomb", `a: &a ["x","x","x","x","x","x","x","x","x","x"]\n${Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(",")}]`).join("\n")}\n`],
     ["10,000-deep flow nesting", `stepgate: "1"\nid: deep\ninputs: ${"[".repeat(10_000)}${"]".repeat(10_000)}\n`],
     ["10,000-deep block nesting", `stepgate: "1"\nid: deep\ninputs:\n${Array.from({ length: 10_000 }, (_, i) => `${" ".repeat(i + 1)}k${i}:`).join("\n")} 1\n`],
+    // Issue 29: 1,000 deep on one line aborted the process in the positioned parse (V8's regexp compiler), where 10,000 overflowed the stack.
+    ["1,000-deep JSON on one line", `{"stepgate":"1","id":"deep","inputs":${'{"a":'.repeat(1_000)}1${"}".repeat(1_000)},"steps":[]}`],
+    ["1,000-deep JSON arrays on one line", `{"stepgate":"1","id":"deep","inputs":${"[".repeat(1_000)}1${"]".repeat(1_000)},"steps":[]}`],
+    ["1,000-deep JSON over many lines", `{\n"stepgate":"1",\n"id":"deep",\n"inputs":${'{"a":\n'.repeat(1_000)}1${"}".repeat(1_000)},\n"steps":[]}`],
+    ["NaN in YAML", `stepgate: "1"\nid: nan\ninputs: { type: object, maximum: .nan }\nsteps: [{ id: a, instructions: x, produces: { type: object }, gates: [{ id: g, schema: {} }] }]\n`],
+    ["a number too large for a double", `{"stepgate":"1","id":"inf","inputs":{"type":"object","maximum":1e999},"steps":[{"id":"a","instructions":"x","produces":{"type":"object"},"gates":[{"id":"g","schema":{}}]}]}`],
     ["10,000-deep JSON", `{"stepgate":"1","id":"deep","inputs":${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}}`],
     ["a 3 MB string", `stepgate: "1"\nid: big\ndescription: "${"x".repeat(3_000_000)}"\n`],
     ["a 3 MB key", `stepgate: "1"\n${"k".repeat(3_000_000)}: 1\n`],

@@ -8,7 +8,7 @@
 // stepfile's shape, and what its schemas answer.
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { CompiledStepfile } from "../../src/loader/compile.js";
-import type { CheckedStepfile, LoadCache, LoadedStepfile } from "../../src/loader/load.js";
+import type { CachedLoad, CheckedStepfile, LoadCache, LoadedStepfile } from "../../src/loader/load.js";
 import { cacheKey, entryText, readEntry } from "../../src/cli/load-cache.js";
 import { loadCorpus, withLinesRemoved } from "../support/load-corpus.js";
 
@@ -85,7 +85,7 @@ function memoryCache(): LoadCache & { hits: number; entries: Map<string, string>
   const cache = {
     hits: 0,
     entries,
-    get(text: string): CheckedStepfile | undefined {
+    get(text: string): CachedLoad | undefined {
       const key = cacheKey(text, "test-build");
       const entry = entries.get(key);
       const checked = entry === undefined ? undefined : readEntry(entry, key);

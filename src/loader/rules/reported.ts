@@ -2,7 +2,7 @@
 // reads the text (a stepfile that does not parse has no document to check),
 // the structure schema and the format's cross-field rules refuse before the
 // compile (src/format/rules.ts, src/loader/expression-rules.ts with
-// src/expr/check.ts, src/format/surrogates.ts, src/loader/compile.ts), and two
+// src/expr/check.ts, src/format/canonical-form.ts, src/loader/exposed-operations.ts, src/loader/compile.ts), and two
 // warnings come out of the expression checks' own walk, which knows each
 // expression's place. Each pass tags its findings with the id given here.
 import type { ReportedRule } from "./rule.js";
@@ -13,9 +13,10 @@ export const REPORTED_RULES: readonly ReportedRule[] = [
   { id: "syntax", severity: "error", reportedBy: "src/format/source.ts", description: "The text is not YAML or JSON Stepgate can read: a syntax error, a key repeated in YAML, or nesting deeper than the limit." },
   { id: "file-size", severity: "error", reportedBy: "src/loader/load.ts", description: "The file is larger than --max-stepfile-bytes." },
   { id: "structure", severity: "error", reportedBy: "src/loader/structure-check.ts (the format's JSON Schema)", description: "A field is unknown, missing, of the wrong type or not one of the values the format allows." },
-  { id: "lone-surrogate", severity: "error", reportedBy: "src/format/surrogates.ts", description: "A string or key holds a lone UTF-16 surrogate, which canonical JSON (and so the stepfile's identity) cannot hold." },
+  { id: "canonical-form", severity: "error", reportedBy: "src/format/canonical-form.ts", description: "A string or key holds a lone UTF-16 surrogate, or a number is NaN or infinite (.nan, .inf, 1e999): canonical JSON (and so the stepfile's identity) cannot hold it." },
   { id: "unique-ids", severity: "error", reportedBy: format("1 and 7"), description: "A step id, a gate id within a step, or a call id within a mechanical step is used twice." },
   { id: "exposed-names", severity: "error", reportedBy: format(2), description: "An exposed name is used by two tools, or is submit." },
+  { id: "exposes-in-document", severity: "error", reportedBy: "src/loader/exposed-operations.ts (format section 2)", description: "An OpenAPI tool exposes a name that is no operationId of its inline document." },
   { id: "exposed-operation", severity: "error", reportedBy: format("3 and 7"), description: "A step's tools, or a mechanical call's operation, names an operation no tool exposes." },
   { id: "credentials", severity: "error", reportedBy: format(4), description: "A tool names a credential that is not declared, or whose hosts do not hold the tool's host, or of a kind the tool cannot take; or a credential's fields do not fit its kind." },
   { id: "http-gate-verifier", severity: "error", reportedBy: format(5), description: "An http gate names a tool that is not a verifier." },

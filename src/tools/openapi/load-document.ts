@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { parse as parseYaml } from "yaml";
 import { ApiDocumentInvalid } from "../../errors.js";
+import { flowTooDeep, MAX_DEPTH } from "../../format/nesting.js";
 import { dereference } from "./dereference.js";
 import { isObject, type JsonObject } from "./json.js";
 import { openApiVersion } from "./openapi-version.js";
@@ -55,6 +56,9 @@ export function parseDocument(bytes: Uint8Array, url: string): JsonObject {
   } catch {
     throw new ApiDocumentInvalid(`the document at ${url} is not UTF-8`, { url });
   }
+  // Before either parser: deep flow nesting aborts the process inside `yaml` (src/format/nesting.ts).
+  const deep = flowTooDeep(text, MAX_DEPTH);
+  if (deep) throw new ApiDocumentInvalid(`the document at ${url} nests deeper than ${MAX_DEPTH} levels (line ${deep.line}, column ${deep.column})`, { url, reason: "too deep" });
   let value: unknown;
   try {
     value = /^\s*\{/.test(text) ? JSON.parse(text) : parseYaml(text, { uniqueKeys: true });

@@ -1,20 +1,25 @@
-// A lone UTF-16 surrogate ("\ud800" in JSON or YAML escapes) is not a
-// Unicode character: RFC 8785 canonical JSON, and so a stepfile's identity,
-// cannot hold one. Found here with its path, so it is a StepfileInvalid
-// issue with a line like any other, instead of the canonicalizer's bare throw.
+// What RFC 8785 canonical JSON, and so a stepfile's identity (format
+// section 1), cannot hold: a lone UTF-16 surrogate ("\ud800" in JSON or
+// YAML escapes) is not a Unicode character, and NaN or an infinity (YAML's
+// `.nan`, `.inf`, or a number too large for a double, `1e999`) has no JSON
+// spelling. Found here with its path, so it is a StepfileInvalid issue with a
+// line like any other, instead of the canonicalizer's bare throw (which was
+// an `internal error` naming no file, issue 29).
 import type { PathSegment } from "./source.js";
 import type { RawIssue } from "./rules.js";
 
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Every string value or key holding a lone surrogate. Iterative: parsed data is at most MAX_DEPTH deep, but this never recurses anyway. */
-export function loneSurrogateIssues(data: unknown): RawIssue[] {
+/** Every string value or key holding a lone surrogate, and every number that is not finite. Iterative: parsed data is at most MAX_DEPTH deep, but this never recurses anyway. */
+export function canonicalFormIssues(data: unknown): RawIssue[] {
   const issues: RawIssue[] = [];
   const stack: Array<{ value: unknown; path: PathSegment[] }> = [{ value: data, path: [] }];
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
     if (typeof value === "string") {
       if (LONE.test(value)) issues.push({ path, message: describe(value) });
+    } else if (typeof value === "number") {
+      if (!Number.isFinite(value)) issues.push({ path, message: `is ${String(value)}, a number JSON has no spelling for, so the stepfile has no identity (RFC 8785); write a finite number` });
     } else if (Array.isArray(value)) {
       value.forEach((item, i) => stack.push({ value: item, path: [...path, i] }));
     } else if (value !== null && typeof value === "object") {
