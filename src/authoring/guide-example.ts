@@ -1,12 +1,12 @@
 // The stepfile stepgate_guide ends with: small and complete, with a
 // mechanical step, an agent step whose gates check its output against the
 // calls it made, an approve gate, and the write (a POST) made by a
-// mechanical step after the approved step, never by the agent. A test loads it and holds it to zero
-// warnings, so the example an agent copies from teaches nothing the loader
-// would warn about.
+// mechanical step after the approved step, never by the agent. A test
+// loads it and holds it to zero warnings, so the example an agent copies
+// from teaches nothing the loader would warn about.
 export const GUIDE_EXAMPLE = `stepgate: "1"
 id: pick-a-book
-description: Pick a book for a reader from the library's shelf, and lend it once a person approves.
+description: Pick a book from the shelf for a reader, and lend it once a person approves.
 inputs:
   type: object
   required: [reader]
@@ -47,8 +47,8 @@ steps:
       calls: [{ id: page, operation: listBooks, arguments: { limit: 20 } }]
       output: { ids: { map: [{ var: responses.page.books }, { var: id }] } }
     produces: { type: object, required: [ids], properties: { ids: { type: array, items: { type: string } } } }
-  - id: pick # an agent step: its gates check the output against the evidence
-    instructions: "Read these books with getBook: {{steps.shelf.ids}}. Pick the one that suits a reader who likes {{inputs.reader}}, and copy its summary exactly."
+  - id: pick # agent step: its gates check the output against the evidence
+    instructions: "Read these books with getBook: {{steps.shelf.ids}}. Pick one for a reader who likes {{inputs.reader}}; copy its summary exactly."
     tools: [getBook]
     retries: 1
     produces:
@@ -62,17 +62,17 @@ steps:
       - id: on-the-shelf
         message: "pick a book from the shelf:"
         predicate: { in: [{ var: output.id }, { var: steps.shelf.ids }] }
-        explain: { cat: ["the shelf holds ", { var: steps.shelf.ids }] }
+        explain: { var: steps.shelf.ids }
       - id: read-it
-        message: "read the book you pick with getBook first; not read:"
+        message: "read your pick with getBook first; not read:"
         predicate: { subset: [[{ var: output.id }], { var: let.read }] }
       - id: real-summary
         message: "copy the summary getBook returned exactly; it returned:"
         predicate: { in: [{ var: output.summary }, { var: let.summaries }] }
         explain: { var: let.summaries }
       - id: person-agrees
-        approve: { message: "Lend the reader this book? The pick and its summary are below." }
-  - id: lend # the write: made by Stepgate once the pick is approved, never by the agent
+        approve: { message: "Lend the reader this book (below)?" }
+  - id: lend # the write, made by Stepgate after the approval, never by the agent
     do:
       calls: [{ id: loan, operation: lendBook, arguments: { body: { book: { var: steps.pick.id }, reader: { var: inputs.reader } } } }]
       output: { loan: { var: responses.loan.id } }

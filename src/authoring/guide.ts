@@ -10,14 +10,14 @@ import { expressionReferenceMarkdown, STEPGATE_OPERATORS } from "./expression-re
 import { GUIDE_EXAMPLE } from "./guide-example.js";
 
 export const WORKFLOW = [
-  "outline: give stepgate_outline the procedure as markdown (a SKILL.md or an SOP): it returns a skeleton with a step per numbered item or second-level heading, each MUST/NEVER/ALWAYS rule as a gate to write, an approve gate where a person must approve, and TODO: markers where you decide.",
-  "inspect_api: for each API, give stepgate_inspect_api its OpenAPI document URL (you get the sha256 to pin, the operationIds, their arguments and responses) or MCP server URL (tool names, each schema_sha256); for a private API, or a document you have, give its text as document.",
+  "outline: give stepgate_outline the procedure as markdown (a SKILL.md or an SOP): you get a skeleton: a step per numbered item or second-level heading, each MUST/NEVER/ALWAYS rule a gate to write, approve gates, TODO: markers.",
+  "inspect_api: give stepgate_inspect_api each API's OpenAPI document URL (the sha256 to pin, its operationIds, arguments and responses) or MCP server URL (tool names, each schema_sha256); for a private API, its text as document.",
   "write: fill in inputs, each step's produces, its tools, and a gate for every rule; replace every TODO: marker.",
-  "validate: stepgate_validate lists every issue with its path and line:column, the TODO markers left, whether stepgate_try would start the draft, and warnings for what would go wrong at run time (a path nothing declares, arguments an operation refuses, a write an agent could make unseen, ...), each with its rule id. Repeat until clean (stepgate --check gives the same in CI).",
-  "try: stepgate_try starts a run of the draft; drive it with stepgate_call and stepgate_submit, and check each gate passes good output and fails bad.",
-  "test: give stepgate_test the draft and offline cases (recorded calls and outputs, each with its expected verdict); it plays them as stepgate --test does, reaching no API.",
-  "mutate: once the cases agree, call stepgate_test again with mutate: true. It plays wrong outputs derived from each passing entry (an id swapped for another from the evidence, an item dropped or listed twice, a number off by one or ten times too big, a string cut short, an API list come back empty) through your gates. Each survivor is a wrong output every gate let through: add the gate that refuses it (which ids, not only how many) and repeat until none survives; a survivor that is truly harmless goes in accepted with a reason. A gate reported as refusing a likely-equivalent output (the same instant written with +00:00, a rounded number) is too strict: compare values, not spellings.",
-  "save: write it to <id>.stepfile.yaml and serve it with stepgate <path>; every run records its identity (sha256 of its canonical JSON).",
+  "validate: stepgate_validate lists each issue (path, line:column, rule id), the TODO markers left, whether stepgate_try would start the draft, and warnings for what would fail at run time (an undeclared path, arguments an operation refuses, a write an agent could make unseen). Repeat until clean; stepgate --check is the same in CI.",
+  "try: stepgate_try runs the draft; drive it with stepgate_call and stepgate_submit and check each gate passes good output and fails bad.",
+  "test: stepgate_test plays offline cases (recorded calls and outputs with expected verdicts) against the draft, as --test does, reaching no API.",
+  "mutate: stepgate_test with mutate: true plays wrong outputs made from passing entries (an evidence id swapped in, an item dropped or doubled, a number off, an empty API list); add a gate per survivor, or accept a harmless one with a reason. A refused likely-equivalent (an instant as +00:00): compare values, not spellings.",
+  "save: write it to <id>.stepfile.yaml and serve it with stepgate <path>; each run records its identity (the sha256 of its canonical JSON).",
 ] as const;
 
 export const FORMAT_REFERENCE = `A stepfile is one YAML or JSON document. Unknown fields are refused everywhere.
@@ -33,23 +33,23 @@ Gates all block, and none is judged by a model. They see { inputs, steps, output
 - approve: { message } asks a person through the client (MCP elicitation), showing the message, then the output; use it wherever a person must approve. Placeholders are not filled in messages.
 To check that an output used real API data, compare it with calls or with { results: ["<operation>", "<path>"] }.
 
-Expressions are JSONLogic (var, ==, !=, and, or, !, in, merge, map, filter, some, all, none, cat, ...) plus Stepgate's operators: ${STEPGATE_OPERATORS.join(", ")}. Every object in an expression is one operator; build objects with object. Regular expressions follow RE2 (no lookahead or backreferences).
+Expressions are JSONLogic (var, ==, and, or, !, in, map, filter, some, all, cat, ...) plus Stepgate's operators: ${STEPGATE_OPERATORS.join(", ")}. Every object in an expression is one operator; build objects with object. Regular expressions follow RE2 (no lookahead or backreferences).
 
 Mechanical steps: do: { calls: [{ id, operation, arguments, each?, accept? }], output } where arguments and output are templates over { inputs, steps, responses }: a one-key operator object is evaluated, { literal: x } is x as written, other objects and arrays are walked. each (a list or an expression) repeats the call per element, bound as item in its arguments ({ var: item.id }); responses.<call id> is then the list of results. accept: HTTP error statuses kept as responses. No tools, retries, derive or let in a mechanical step.
 A write (POST, PUT, PATCH, DELETE; no effect: read) goes in a mechanical step after the approved step: in an agent's tools it may be called with any arguments, any number of times, before any gate.
 
 Tools are remote only, at https:// URLs (http:// only for localhost, 127.0.0.1 and [::1]). Each has exactly one of:
 - openapi: { server, url + sha256 } or { server, document }: each exposed operationId becomes an operation.
-- mcp: { url }: a remote MCP server over Streamable HTTP; exposed names are its tool names; pin a tool's input schema with { name, schema_sha256 }.
+- mcp: { url }: a remote MCP server (Streamable HTTP); exposed names are its tool names, input schemas pinned with { name, schema_sha256 }.
 - verifier: { url }: for http gates; never shown to the client.
 and credential (one credential name) and exposes (names, or { name, schema_sha256?, select?, effect: read }).
 
 Credentials: { kind: api_key | bearer | oauth2 | basic, hosts, description, scopes (oauth2 only), token_url (oauth2 only) }. The value comes from <NAME>_API_KEY in Stepgate's environment and goes only to hosts; the file never holds a secret.
-Settings: { description, pattern? }: per-operator values such as a site name, from the environment variable <NAME>, usable as {name} only in the host or port of tool URLs and credential hosts.
+Settings: { description, pattern? }: per-operator values (a site name) from the environment variable <NAME>, used as {name} only in hosts or ports of tool URLs and credential hosts.
 
-stepgate_try runs a draft only if it calls public https URLs or hosts granted with --draft-host host[:port], and uses only credentials and settings granted with --draft-credential name=host[,host] (its hosts within the grant, no token_url) and --draft-setting name. A refused draft can still be tested offline (stepgate_test), or saved and served.
+stepgate_try runs a draft only if it calls public https URLs or hosts granted with --draft-host host[:port], and uses only credentials and settings granted with --draft-credential name=host[,host] (its hosts within the grant, no token_url) and --draft-setting name. A refused draft can still be tested offline, or saved and served.
 
-Replies: completed lists the mechanical steps Stepgate ran itself since your last call (empty when there were none).`;
+Replies: completed lists the mechanical steps Stepgate ran since your last call.`;
 
 /** What stepgate_guide serves on request, beyond its first reply. */
 export const GUIDE_SECTIONS = {

@@ -63,7 +63,7 @@ describe("authoring through the CLI", () => {
     const { call } = await start();
     const guide = await call("stepgate_guide");
     expect(guide.content[0]!.text).toContain("stepgate_outline");
-    expect((guide.structuredContent.workflow as string[]).map((s) => s.split(":")[0])).toEqual(["outline", "inspect_api", "write", "validate", "try", "test", "save"]);
+    expect((guide.structuredContent.workflow as string[]).map((s) => s.split(":")[0])).toEqual(["outline", "inspect_api", "write", "validate", "try", "test", "mutate", "save"]);
     expect(guide.content[0]!.text).toMatch(/## A complete stepfile\n```yaml\nstepgate: "1"\n[\s\S]*approve: [\s\S]*```$/);
     // The reply as the client receives it: text and data together.
     expect(Buffer.byteLength(JSON.stringify(guide))).toBeLessThanOrEqual(12 * 1024);

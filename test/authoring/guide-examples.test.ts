@@ -18,7 +18,7 @@ describe("stepgate_guide", () => {
     const written = JSON.parse(readFileSync(new URL("../../schema/stepfile.schema.json", import.meta.url), "utf8")) as Record<string, unknown>;
     // The written file adds hover text (description) to the loader's structure; every other keyword is the same.
     expect(withoutDescriptions(schema)).toEqual(withoutDescriptions(written));
-    expect(g.workflow.map((s) => s.split(":")[0])).toEqual(["outline", "inspect_api", "write", "validate", "try", "test", "save"]);
+    expect(g.workflow.map((s) => s.split(":")[0])).toEqual(["outline", "inspect_api", "write", "validate", "try", "test", "mutate", "save"]);
     for (const word of ["produces", "gates", "mechanical", "exposes", "--draft-credential", "schema_sha256", "approve"]) expect(g.format).toContain(word);
     expect(guideSection("schema").text).toContain('"title":"Stepgate stepfile, format 1"');
   });

@@ -13,7 +13,7 @@ const mechanicalThenAsk = `stepgate: "1"
 id: events
 inputs: { type: object, properties: { ids: { type: array } } }
 tools:
-  api: { openapi: { server: "https://api.example.com", document: { openapi: 3.1.0, info: { title: t, version: "1" }, paths: {} } }, exposes: [get, away] }
+  api: { openapi: { server: "https://api.example.com", document: { openapi: 3.1.0, info: { title: t, version: "1" }, paths: { /get: { get: { operationId: get } }, /away: { get: { operationId: away } } } } }, exposes: [get, away] }
 steps:
   - id: fetch
     do:

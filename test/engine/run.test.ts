@@ -3,13 +3,20 @@ import { fakeToolbox, harness } from "./harness.js";
 import { newSession } from "../../src/session.js";
 import { ResponseTooLarge, ToolCallFailed } from "../../src/errors.js";
 
+/** An inline document with one GET operation per name (a tool may expose only what its document has). */
+const documentOf = (exposes: string) =>
+  `{ openapi: 3.1.0, paths: { ${exposes
+    .split(",")
+    .map((name) => `"/${name.trim()}": { get: { operationId: ${name.trim()} } }`)
+    .join(", ")} } }`;
+
 /** A stepfile's head whose one tool exposes `exposes`; its steps follow. */
 const withTools = (id: string, exposes: string) => `stepgate: "1"
 id: ${id}
 inputs: { type: object }
 tools:
   cat:
-    openapi: { server: "http://127.0.0.1:1", document: { openapi: 3.1.0, paths: {} } }
+    openapi: { server: "http://127.0.0.1:1", document: ${documentOf(exposes)} }
     exposes: [${exposes}]
 `;
 
