@@ -31,8 +31,11 @@ function outcome(text: string): "loaded" | "invalid" {
     return "invalid";
   } finally {
     // A hang is a finding too. Not a timing assertion: the issue's bound is 2 s, and
-    // 60 s only catches a load that never ends on however loaded a machine.
-    expect(performance.now() - started).toBeLessThan(60_000);
+    // this only catches a load that never ends on however loaded a machine. 60 s did
+    // not hold: inside a vitest worker, with the bench smoke test running beside it,
+    // the 3 MB key once took 93 s (alone it takes under 1 s; not yet explained, and
+    // written down as a finding), so the bound sits at 180 s, under the test's timeout.
+    expect(performance.now() - started).toBeLessThan(180_000);
   }
 }
 
@@ -91,5 +94,5 @@ describe("loading fuzzed stepfiles", () => {
     ["NUL bytes", `stepgate: "1"\u0000\u0000id: x\n`],
   ])("ends %s in StepfileInvalid", (_name, text) => {
     expect(outcome(text)).toBe("invalid");
-  });
+  }, 240_000);
 });
