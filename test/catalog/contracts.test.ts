@@ -1,30 +1,24 @@
 // The catalog against its providers' published API descriptions. For every
-// entry whose provider publishes a machine-readable description on npm (a dev
-// dependency, pinned), each operation the entry declares, what its mechanical
-// calls send and every response path its templates, gates, let, derive and
-// select read are checked against that description (./contracts/check-entry.ts).
+// entry whose provider publishes a machine-readable description (on npm, or
+// in a public repository), each operation the entry declares, what its
+// mechanical calls send and every response path its templates, gates, let,
+// derive and select read are checked against that description
+// (./contracts/check-entry.ts). The providers are the folders of
+// ./contracts/published/, each with a source.json naming its repository and
+// commit (or npm package and version) and the entries that call it
+// (./contracts/sources.ts).
 //
-// Looked at on npm, and why each is or is not here (2026-12-01):
-// - GitHub: @octokit/openapi 23.0.2, GitHub's own OpenAPI description
-//   (generated/api.github.com.json, 13 MB; node >= 18). Checked.
+// Looked at and not checked, and why (2026-12-01):
 // - HubSpot: @hubspot/api-client 14 is a typed SDK generated from HubSpot's
-//   specs, which it does not ship, and requires Node 22. Not checked.
-// - Square: `square` 46 is a typed SDK (no OpenAPI file). Not checked.
-// - PagerDuty: @pagerduty/pdjs is an HTTP client with no description, but
-//   PagerDuty publishes its REST API v2 description on GitHub. The facts the
-//   test needs for the operations the catalog calls (their paths,
-//   parameters and schemas, no prose) are kept in
-//   ./contracts/published/pagerduty-rest-v2.json, taken from
-//   PagerDuty/api-schema reference/REST/openapiv3.json at commit
-//   91a06fb3c64b0ab2b2bd6c485d12b327dfb55c18 (2026-08-14). Checked.
+//   specs, which it does not ship, and requires Node 22.
+// - Square: `square` 46 is a typed SDK (no OpenAPI file).
 // - Mailchimp (@mailchimp/mailchimp_marketing), Zendesk (node-zendesk): HTTP
-//   clients with no description. Not checked.
+//   clients with no description.
 // - Google Search Console: @googleapis/searchconsole 11 is TypeScript
 //   generated from a discovery document it does not ship, and requires
-//   Node 22. Not checked.
+//   Node 22.
 // Every entry not checked here says in its README where its shapes come from.
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { catalogEntries } from "../../src/cli/catalog.js";
@@ -33,43 +27,20 @@ import { loadStepfileFile } from "../../src/loader/load.js";
 import { REPO_ROOT } from "../support/paths.js";
 import { checkEntry, type Provider } from "./contracts/check-entry.js";
 import { PublishedDescription } from "./contracts/published.js";
+import { providerSources, type ProviderSource } from "./contracts/sources.js";
 
-const require = createRequire(import.meta.url);
 const entries = catalogEntries(join(REPO_ROOT, "awesome-stepfiles"));
 // Parsing GitHub's 13 MB description takes about half a second, more on a loaded machine.
 const SLOW = 120_000;
-
-interface ProviderSource {
-  server: string;
-  source: string;
-  file: () => string;
-  commonHeaders: Record<string, string>;
-}
-
-const SOURCES: ProviderSource[] = [
-  {
-    server: "https://api.github.com",
-    source: "@octokit/openapi (api.github.com.json)",
-    file: () => join(dirname(require.resolve("@octokit/openapi/package.json")), "generated", "api.github.com.json"),
-    // GitHub documents this header for every REST request ("API versions"), not per operation.
-    commonHeaders: { "X-GitHub-Api-Version": "docs.github.com/rest/about-the-rest-api/api-versions" },
-  },
-  {
-    server: "https://api.pagerduty.com",
-    source: "PagerDuty/api-schema (reference/REST/openapiv3.json)",
-    file: () => join(REPO_ROOT, "test", "catalog", "contracts", "published", "pagerduty-rest-v2.json"),
-    // Accept and Content-Type are declared per operation in the description,
-    // and the entry declares them the same way.
-    commonHeaders: {},
-  },
-];
+const SOURCES = providerSources();
+const bySource = (name: string): ProviderSource => SOURCES.find((p) => p.name === name)!;
 
 // Each description is parsed once for the whole file, on first use.
 const parsed = new Map<string, Provider>();
 function provider(source: ProviderSource): Provider {
   let found = parsed.get(source.server);
   if (!found) {
-    found = { server: source.server, source: source.source, description: new PublishedDescription(source.file()), commonHeaders: source.commonHeaders };
+    found = { server: source.server, source: source.source, description: new PublishedDescription(source.file), commonHeaders: source.commonHeaders };
     parsed.set(source.server, found);
   }
   return found;
@@ -87,8 +58,10 @@ const loaded = await Promise.all(entries.map(async (e) => ({ entry: e, doc: awai
 const checked = loaded.filter(({ doc }) => servers(doc).some((s) => SOURCES.some((p) => p.server === s)));
 
 describe("catalog entries against their providers' published descriptions", () => {
-  it("covers the entries that call a provider with a published description", () => {
-    expect(checked.map((c) => c.entry.name).sort()).toEqual(["github-pr-review", "github-release", "pagerduty-incident-review"]);
+  it.each(SOURCES.map((s) => [s.name, s] as const))("%s: the entries that call its server are the ones its source.json lists", (_name, source) => {
+    const calling = loaded.filter(({ doc }) => servers(doc).includes(source.server)).map((l) => l.entry.name).sort();
+    expect(calling).toEqual([...source.entries].sort());
+    expect(calling.length).toBeGreaterThan(0);
   });
 
   it.each(checked.map((c) => [c.entry.name, c.doc] as const))(
@@ -109,7 +82,7 @@ describe("catalog entries against their providers' published descriptions", () =
 
   it("would have failed on github-release as it was, with per_page: 250 on the compare call", async () => {
     const old = await load(join(REPO_ROOT, "test/catalog/fixtures/github-release-per-page-250.stepfile.json"));
-    const report = checkEntry(old, provider(SOURCES[0]!));
+    const report = checkEntry(old, provider(bySource("github")));
     expect(report.findings).toContain(
       'step compare, call comparison (repos-compare-commits): per_page: 250 is above @octokit/openapi (api.github.com.json)\'s maximum 100 (stated in its description: "(max 100)")',
     );
@@ -124,10 +97,10 @@ describe("catalog entries against their providers' published descriptions", () =
     const body = (publish.do!.calls![0]!.arguments as { body: Record<string, unknown> }).body;
     // Without them GitHub takes prerelease false and make_latest "true": a v3.0.0-rc.1 tag became the Latest full release.
     expect(Object.keys(body)).toEqual(expect.arrayContaining(["prerelease", "make_latest"]));
-    expect(checkEntry(release, provider(SOURCES[0]!)).findings).toEqual([]);
+    expect(checkEntry(release, provider(bySource("github"))).findings).toEqual([]);
     // A computed choice between literals is held to the published enum, each way it can go.
     body.make_latest = { if: [body.prerelease, "no", "legacy"] };
-    const report = checkEntry(release, provider(SOURCES[0]!));
+    const report = checkEntry(release, provider(bySource("github")));
     expect(report.findings).toContain(
       'step publish, call release (repos-create-release): body.make_latest: "no" is not one of @octokit/openapi (api.github.com.json)\'s ["true","false","legacy"]',
     );
@@ -145,7 +118,7 @@ describe("catalog entries against their providers' published descriptions", () =
     // A response field read that pulls/get does not have.
     const fetch = review.steps.find((s) => s.id === "fetch")!;
     (fetch.do!.output as Record<string, unknown>).head_sha = { var: "responses.pr.head.commit" };
-    const report = checkEntry(review, provider(SOURCES[0]!));
+    const report = checkEntry(review, provider(bySource("github")));
     const where = "pulls-create-review (POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews)";
     expect(report.findings).toEqual(
       expect.arrayContaining([
@@ -167,7 +140,7 @@ describe("pagerduty-incident-review against PagerDuty's description", () => {
     log.parameters = log.parameters.map((p) => (p.name === "is_overview" ? { ...p, name: "overview" } : p));
     const fetch = review.steps.find((s) => s.id === "fetch")!;
     (fetch.do!.output as Record<string, unknown>).service = { var: "responses.incident.incident.services.summary" };
-    const pagerduty = SOURCES.find((p) => p.server === "https://api.pagerduty.com")!;
+    const pagerduty = bySource("pagerduty");
     const report = checkEntry(review, provider(pagerduty));
     expect(report.findings).toEqual(
       expect.arrayContaining([

@@ -1,0 +1,48 @@
+// The providers whose published API descriptions the catalog is checked
+// against: one folder per provider under ./published/, each with a
+// source.json (where the description comes from, which entries call it) and,
+// unless it is read from an npm package, a description.json holding only the
+// facts the check needs (the operations the catalog calls: paths, parameters,
+// schemas; no provider prose). A provider is added by adding its folder.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+const require = createRequire(import.meta.url);
+const PUBLISHED = join(import.meta.dirname, "published");
+
+export interface ProviderSource {
+  /** The folder under ./published/. */
+  name: string;
+  /** The `openapi.server` the entries' tools name. */
+  server: string;
+  /** What the description is, for messages. */
+  source: string;
+  /** Where the kept facts come from: a public repository with path and commit, or an npm package with version. */
+  repository?: string;
+  npm?: string;
+  path: string;
+  commit?: string;
+  version?: string;
+  /** Headers the provider documents for every request, outside the description's parameters. */
+  commonHeaders: Record<string, string>;
+  /** The catalog entries that call this server; the test holds the catalog to this list. */
+  entries: string[];
+  /** The description file to read. */
+  file: string;
+}
+
+export function providerSources(): ProviderSource[] {
+  return readdirSync(PUBLISHED, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
+    .map((name) => {
+      const dir = join(PUBLISHED, name);
+      const meta = JSON.parse(readFileSync(join(dir, "source.json"), "utf8")) as Omit<ProviderSource, "name" | "file">;
+      if (!meta.commit && !meta.version) throw new Error(`${name}/source.json names neither a commit nor a version`);
+      const file = meta.npm ? join(dirname(require.resolve(`${meta.npm}/package.json`)), meta.path) : join(dir, "description.json");
+      if (!existsSync(file)) throw new Error(`${name}: ${file} is missing`);
+      return { ...meta, name, file };
+    });
+}
