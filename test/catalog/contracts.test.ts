@@ -163,3 +163,22 @@ describe("entries not checked against a published description", () => {
     },
   );
 });
+
+describe("xero-overdue-reminders against Xero's description", () => {
+  it("finds a query parameter Xero does not have and an invoice field it does not send", () => {
+    const reminders = structuredClone(checked.find((c) => c.entry.name === "xero-overdue-reminders")!.doc) as StepfileDocument;
+    const doc = reminders.tools!.xero!.openapi!.document as { paths: Record<string, Record<string, { parameters: Array<{ name: string }> }>> };
+    // Statuses written as Status, and the amount read as AmountOwing (Xero's field is AmountDue).
+    const list = doc.paths["/Invoices"]!.get!;
+    list.parameters = list.parameters.map((p) => (p.name === "Statuses" ? { ...p, name: "Status" } : p));
+    const overdue = reminders.steps.find((s) => s.id === "overdue")!;
+    (overdue.do!.output as Record<string, unknown>).owing = { map: [{ var: "responses.invoices.Invoices" }, { var: "AmountOwing" }] };
+    const report = checkEntry(reminders, provider(bySource("xero")));
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        "getInvoices (GET /Invoices): parameter Status is not in XeroAPI/Xero-OpenAPI (xero_accounting.yaml)",
+        expect.stringMatching(/^step overdue: the item\.AmountOwing reads AmountOwing, which XeroAPI\/Xero-OpenAPI \(xero_accounting\.yaml\) does not declare there \(it has Type, Contact/),
+      ]),
+    );
+  });
+});
