@@ -50,6 +50,17 @@ function servers(doc: StepfileDocument): string[] {
   return Object.values(doc.tools ?? {}).flatMap((t) => (t.openapi ? [t.openapi.server] : []));
 }
 
+/** How many parameters the entry's operations on a server declare. */
+function declaredParameters(doc: StepfileDocument, server: string): number {
+  let count = 0;
+  for (const tool of Object.values(doc.tools ?? {})) {
+    if (tool.openapi?.server !== server) continue;
+    const paths = (tool.openapi.document as { paths?: Record<string, Record<string, { parameters?: unknown[] }>> } | undefined)?.paths ?? {};
+    for (const item of Object.values(paths)) for (const op of Object.values(item)) count += Array.isArray(op?.parameters) ? op.parameters.length : 0;
+  }
+  return count;
+}
+
 async function load(file: string): Promise<StepfileDocument> {
   return (await loadStepfileFile(file, "contract")).doc;
 }
@@ -72,7 +83,9 @@ describe("catalog entries against their providers' published descriptions", () =
         expect(report.findings).toEqual([]);
         // A clean report that compared nothing would prove nothing.
         expect(report.checked.operations).toBeGreaterThan(1);
-        expect(report.checked.parameters).toBeGreaterThan(3);
+        // At least four parameters, unless the entry declares fewer (ShipEngine
+        // takes its input in request bodies, whose fields are counted below).
+        expect(report.checked.parameters).toBeGreaterThan(Math.min(3, declaredParameters(doc, source.server) - 1));
         expect(report.checked.fields).toBeGreaterThan(10);
         expect(report.checked.paths).toBeGreaterThan(5);
       }
@@ -180,5 +193,25 @@ describe("xero-overdue-reminders against Xero's description", () => {
         expect.stringMatching(/^step overdue: the item\.AmountOwing reads AmountOwing, which XeroAPI\/Xero-OpenAPI \(xero_accounting\.yaml\) does not declare there \(it has Type, Contact/),
       ]),
     );
+  });
+});
+
+describe("shipengine-rate-shop against ShipEngine's description", () => {
+  it("finds a body field beside the rate request's oneOf that is not there, and a rate field ShipEngine does not send", () => {
+    const shop = structuredClone(checked.find((c) => c.entry.name === "shipengine-rate-shop")!.doc) as StepfileDocument;
+    // rate_options (declared beside the oneOf of shipment_id or shipment) misspelt in the call, and the date read as estimated_delivery.
+    const rates = shop.steps.find((s) => s.id === "rates")!;
+    const call = rates.do!.calls![0]!.arguments as { body: Record<string, unknown> };
+    call.body = { shipment_id: call.body.shipment_id, rate_option: call.body.rate_options };
+    (rates.do!.output as Record<string, unknown>).dates = { map: [{ var: "responses.rates.rate_response.rates" }, { var: "estimated_delivery" }] };
+    const report = checkEntry(shop, provider(bySource("shipengine")));
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        "step rates, call rates (calculate_rates): body field rate_option is not in ShipEngine/shipengine-openapi (openapi.yaml)",
+        expect.stringMatching(/^step rates: the item\.estimated_delivery reads estimated_delivery, which ShipEngine\/shipengine-openapi \(openapi\.yaml\) does not declare there/),
+      ]),
+    );
+    // The rest of the call is as published: shipment_id from the oneOf is found.
+    expect(report.findings.filter((f) => f.includes("shipment_id"))).toEqual([]);
   });
 });

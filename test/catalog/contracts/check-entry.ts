@@ -122,8 +122,13 @@ function checkBody(where: string, d: DeclaredOperation, pub: PublishedOperation,
   const declared = local(d.doc, content.schema);
   compareSchema(`${where}: body`, declared, pub.body, provider, report, d.doc);
   const properties = isObject(declared.properties) ? Object.keys(declared.properties) : [];
+  // A required name that only some alternatives (oneOf/anyOf) declare is the
+  // choice between them (ShipEngine requires shipment_id or shipment), which
+  // compareSchema judges; the others must be declared.
+  const options = alternatives(pub.body, provider).filter((o) => o !== pub.body);
+  const chosen = (name: string): boolean => options.some((o) => isObject(o.properties) && name in o.properties) && !options.every((o) => isObject(o.properties) && name in o.properties);
   for (const name of Array.isArray(pub.body.required) ? pub.body.required : []) {
-    if (!properties.includes(String(name))) report.findings.push(`${where}: body field ${String(name)} is required in ${provider.source}, and not declared`);
+    if (!properties.includes(String(name)) && !chosen(String(name))) report.findings.push(`${where}: body field ${String(name)} is required in ${provider.source}, and not declared`);
   }
 }
 
@@ -151,10 +156,29 @@ function types(schema: Schema): Set<string> | undefined {
   return set;
 }
 
-/** The alternatives a published schema offers (anyOf/oneOf), each resolved. */
+/**
+ * The alternatives a published schema offers (anyOf/oneOf), each resolved.
+ * Properties the schema declares beside its oneOf (ShipEngine's rate request:
+ * `rate_options` from an allOf, `shipment_id` or `shipment` from the oneOf)
+ * hold in every alternative, so each alternative gets them too.
+ */
 function alternatives(schema: Schema, provider: Provider): Schema[] {
   const list = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
-  return list ? list.map((s) => provider.description.schema(s)) : [schema];
+  if (!list) return [schema];
+  const shared = isObject(schema.properties) ? schema.properties : undefined;
+  return list.map((s) => {
+    const option = provider.description.schema(s);
+    return shared ? { ...option, properties: { ...shared, ...(isObject(option.properties) ? option.properties : {}) } } : option;
+  });
+}
+
+/** The properties of a published schema and of each of its alternatives. */
+function anyProperty(schema: Schema, name: string, provider: Provider): unknown {
+  for (const option of [schema, ...alternatives(schema, provider)]) {
+    const found = isObject(option.properties) ? (option.properties as JsonObject)[name] : undefined;
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** GitHub states some maximums only in words: "The number of results per page (max 100)." */
@@ -292,7 +316,7 @@ function checkCalls(stepfile: StepfileDocument, published: Map<string, Published
         if (name === "body" && pub.body) {
           if (isObject(value) && !isExpression(value)) {
             for (const [field, sub] of Object.entries(value)) {
-              const schema = isObject(pub.body.properties) ? (pub.body.properties as JsonObject)[field] : undefined;
+              const schema = anyProperty(pub.body, field, provider);
               if (schema === undefined) report.findings.push(`${where}: body field ${field} is not in ${provider.source}`);
               else checkLiteral(`${where}: body.${field}`, sub, provider.description.schema(schema), provider, report);
             }
