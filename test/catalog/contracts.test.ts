@@ -40,7 +40,7 @@ const parsed = new Map<string, Provider>();
 function provider(source: ProviderSource): Provider {
   let found = parsed.get(source.server);
   if (!found) {
-    found = { server: source.server, source: source.source, description: new PublishedDescription(source.file), commonHeaders: source.commonHeaders };
+    found = { server: source.server, source: source.source, description: new PublishedDescription(source.file), commonHeaders: source.commonHeaders, pathPrefix: source.pathPrefix };
     parsed.set(source.server, found);
   }
   return found;
@@ -213,5 +213,27 @@ describe("shipengine-rate-shop against ShipEngine's description", () => {
     );
     // The rest of the call is as published: shipment_id from the oneOf is found.
     expect(report.findings.filter((f) => f.includes("shipment_id"))).toEqual([]);
+  });
+});
+
+describe("bigcommerce-restock-review against BigCommerce's description", () => {
+  it("reads its paths under the server's /stores/{store_hash}/v3, and finds a filter and a product field BigCommerce does not have", () => {
+    const review = structuredClone(checked.find((c) => c.entry.name === "bigcommerce-restock-review")!.doc) as StepfileDocument;
+    const doc = review.tools!.bigcommerce!.openapi!.document as { paths: Record<string, Record<string, { parameters: Array<{ name: string }> }>> };
+    // inventory_low written as low_inventory, the warning level read as inventory_warning, and the update's path without the store.
+    const list = doc.paths["/stores/{store_hash}/v3/catalog/products"]!.get!;
+    list.parameters = list.parameters.map((p) => (p.name === "inventory_low" ? { ...p, name: "low_inventory" } : p));
+    const low = review.steps.find((s) => s.id === "low")!;
+    (low.do!.output as Record<string, unknown>).warnings = { map: [{ var: "responses.products.data" }, { var: "inventory_warning" }] };
+    doc.paths["/catalog/products/{product_id}"] = doc.paths["/stores/{store_hash}/v3/catalog/products/{product_id}"]!;
+    delete doc.paths["/stores/{store_hash}/v3/catalog/products/{product_id}"];
+    const report = checkEntry(review, provider(bySource("bigcommerce")));
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        "getProducts (GET /stores/{store_hash}/v3/catalog/products): parameter low_inventory is not in bigcommerce/docs (reference/catalog/products_catalog.v3.yml)",
+        expect.stringMatching(/^step low: the item\.inventory_warning reads inventory_warning, which bigcommerce\/docs \(reference\/catalog\/products_catalog\.v3\.yml\) does not declare there \(it has inventory_warning_level/),
+        "updateProduct (PUT /catalog/products/{product_id}): bigcommerce/docs (reference/catalog/products_catalog.v3.yml)'s server has the path /stores/{store_hash}/v3, which this path does not start with",
+      ]),
+    );
   });
 });

@@ -28,6 +28,18 @@ export interface Provider {
   description: PublishedDescription;
   /** Headers the provider documents for every request, outside the description's parameters, with where. */
   commonHeaders: Record<string, string>;
+  /**
+   * The path part of the description's server URL that entries write at the
+   * start of their paths, because a setting may not stand in a path
+   * (BigCommerce's /stores/{store_hash}/v3); its {variables} are the
+   * server's, declared by the entry as path parameters.
+   */
+  pathPrefix?: string | undefined;
+}
+
+/** The server variables a provider's path prefix holds ("store_hash"). */
+function prefixVariables(provider: Provider): string[] {
+  return [...(provider.pathPrefix ?? "").matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 }
 
 export interface ContractReport {
@@ -54,7 +66,9 @@ export function checkEntry(stepfile: StepfileDocument, provider: Provider): Cont
   const published = new Map<string, PublishedOperation>();
   for (const [id, d] of declared) {
     const where = `${id} (${d.method.toUpperCase()} ${d.path})`;
-    const pub = provider.description.operation(d.method, d.path);
+    const prefix = provider.pathPrefix;
+    if (prefix && !d.path.startsWith(prefix)) report.findings.push(`${where}: ${provider.source}'s server has the path ${prefix}, which this path does not start with`);
+    const pub = provider.description.operation(d.method, prefix && d.path.startsWith(prefix) ? d.path.slice(prefix.length) : d.path);
     if (!pub) {
       report.findings.push(`${where}: ${provider.source} has no ${d.method.toUpperCase()} ${d.path}`);
       continue;
@@ -97,6 +111,10 @@ function checkParameters(where: string, d: DeclaredOperation, pub: PublishedOper
     const name = String(p.name);
     if (p.in === "header" && Object.keys(provider.commonHeaders).some((h) => h.toLowerCase() === name.toLowerCase())) continue;
     report.checked.parameters++;
+    if (p.in === "path" && prefixVariables(provider).includes(name)) {
+      if (p.required !== true) report.findings.push(`${where}: parameter ${name} is a path parameter and must be required`);
+      continue;
+    }
     const match = pub.parameters.find((q) => q.name === name);
     if (!match) {
       report.findings.push(`${where}: parameter ${name} is not in ${provider.source}`);
@@ -324,6 +342,7 @@ function checkCalls(stepfile: StepfileDocument, published: Map<string, Published
           continue;
         }
         const param = pub.parameters.find((p) => p.name === name);
+        if (!param && prefixVariables(provider).includes(name)) continue;
         if (!param) {
           if (!Object.keys(provider.commonHeaders).some((h) => h.toLowerCase() === name.toLowerCase())) report.findings.push(`${where}: argument ${name} is no parameter of ${provider.source}'s operation`);
           continue;

@@ -26,6 +26,8 @@ export interface ProviderSource {
   version?: string;
   /** Headers the provider documents for every request, outside the description's parameters. */
   commonHeaders: Record<string, string>;
+  /** The path part of the description's server URL, which the entries write in their paths (see check-entry.ts). */
+  pathPrefix?: string;
   /** The catalog entries that call this server; the test holds the catalog to this list. */
   entries: string[];
   /** The description file to read. */
