@@ -177,58 +177,63 @@ describe("entries not checked against a published description", () => {
   );
 });
 
-describe("xero-overdue-reminders against Xero's description", () => {
-  it("finds a query parameter Xero does not have and an invoice field it does not send", () => {
-    const reminders = structuredClone(checked.find((c) => c.entry.name === "xero-overdue-reminders")!.doc) as StepfileDocument;
-    const doc = reminders.tools!.xero!.openapi!.document as { paths: Record<string, Record<string, { parameters: Array<{ name: string }> }>> };
+type Paths = Record<string, Record<string, { parameters: Array<{ name: string }> }>>;
+
+/** A copy of a checked entry to break, with the inline document's paths of one tool. */
+function editable(name: string, tool: string): { doc: StepfileDocument; paths: Paths } {
+  const doc = structuredClone(checked.find((c) => c.entry.name === name)!.doc) as StepfileDocument;
+  return { doc, paths: (doc.tools![tool]!.openapi!.document as { paths: Paths }).paths };
+}
+
+function renameParameter(paths: Paths, path: string, method: string, from: string, to: string): void {
+  const op = paths[path]![method]!;
+  op.parameters = op.parameters.map((p) => (p.name === from ? { ...p, name: to } : p));
+}
+
+/** Adds an output field to a mechanical step that reads `field` of every item of a response list. */
+function readEach(doc: StepfileDocument, step: string, list: string, field: string): void {
+  (doc.steps.find((s) => s.id === step)!.do!.output as Record<string, unknown>)[`${field}-read`] = { map: [{ var: list }, { var: field }] };
+}
+
+describe("the entries checked against descriptions kept from public repositories", () => {
+  it("xero-overdue-reminders: a query parameter Xero does not have and an invoice field it does not send are found", () => {
+    const { doc, paths } = editable("xero-overdue-reminders", "xero");
     // Statuses written as Status, and the amount read as AmountOwing (Xero's field is AmountDue).
-    const list = doc.paths["/Invoices"]!.get!;
-    list.parameters = list.parameters.map((p) => (p.name === "Statuses" ? { ...p, name: "Status" } : p));
-    const overdue = reminders.steps.find((s) => s.id === "overdue")!;
-    (overdue.do!.output as Record<string, unknown>).owing = { map: [{ var: "responses.invoices.Invoices" }, { var: "AmountOwing" }] };
-    const report = checkEntry(reminders, provider(bySource("xero")));
-    expect(report.findings).toEqual(
+    renameParameter(paths, "/Invoices", "get", "Statuses", "Status");
+    readEach(doc, "overdue", "responses.invoices.Invoices", "AmountOwing");
+    expect(checkEntry(doc, provider(bySource("xero"))).findings).toEqual(
       expect.arrayContaining([
         "getInvoices (GET /Invoices): parameter Status is not in XeroAPI/Xero-OpenAPI (xero_accounting.yaml)",
         expect.stringMatching(/^step overdue: the item\.AmountOwing reads AmountOwing, which XeroAPI\/Xero-OpenAPI \(xero_accounting\.yaml\) does not declare there \(it has Type, Contact/),
       ]),
     );
   });
-});
 
-describe("shipengine-rate-shop against ShipEngine's description", () => {
-  it("finds a body field beside the rate request's oneOf that is not there, and a rate field ShipEngine does not send", () => {
-    const shop = structuredClone(checked.find((c) => c.entry.name === "shipengine-rate-shop")!.doc) as StepfileDocument;
+  it("shipengine-rate-shop: a body field beside the rate request's oneOf that is not there, and a rate field ShipEngine does not send, are found", () => {
+    const { doc } = editable("shipengine-rate-shop", "shipengine");
     // rate_options (declared beside the oneOf of shipment_id or shipment) misspelt in the call, and the date read as estimated_delivery.
-    const rates = shop.steps.find((s) => s.id === "rates")!;
-    const call = rates.do!.calls![0]!.arguments as { body: Record<string, unknown> };
+    const call = doc.steps.find((s) => s.id === "rates")!.do!.calls![0]!.arguments as { body: Record<string, unknown> };
     call.body = { shipment_id: call.body.shipment_id, rate_option: call.body.rate_options };
-    (rates.do!.output as Record<string, unknown>).dates = { map: [{ var: "responses.rates.rate_response.rates" }, { var: "estimated_delivery" }] };
-    const report = checkEntry(shop, provider(bySource("shipengine")));
+    readEach(doc, "rates", "responses.rates.rate_response.rates", "estimated_delivery");
+    const report = checkEntry(doc, provider(bySource("shipengine")));
     expect(report.findings).toEqual(
       expect.arrayContaining([
         "step rates, call rates (calculate_rates): body field rate_option is not in ShipEngine/shipengine-openapi (openapi.yaml)",
         expect.stringMatching(/^step rates: the item\.estimated_delivery reads estimated_delivery, which ShipEngine\/shipengine-openapi \(openapi\.yaml\) does not declare there/),
       ]),
     );
-    // The rest of the call is as published: shipment_id from the oneOf is found.
+    // The rest of the call is as published: shipment_id, from the oneOf, is found.
     expect(report.findings.filter((f) => f.includes("shipment_id"))).toEqual([]);
   });
-});
 
-describe("bigcommerce-restock-review against BigCommerce's description", () => {
-  it("reads its paths under the server's /stores/{store_hash}/v3, and finds a filter and a product field BigCommerce does not have", () => {
-    const review = structuredClone(checked.find((c) => c.entry.name === "bigcommerce-restock-review")!.doc) as StepfileDocument;
-    const doc = review.tools!.bigcommerce!.openapi!.document as { paths: Record<string, Record<string, { parameters: Array<{ name: string }> }>> };
+  it("bigcommerce-restock-review: paths are read under the server's /stores/{store_hash}/v3, and a filter and a product field BigCommerce does not have are found", () => {
+    const { doc, paths } = editable("bigcommerce-restock-review", "bigcommerce");
     // inventory_low written as low_inventory, the warning level read as inventory_warning, and the update's path without the store.
-    const list = doc.paths["/stores/{store_hash}/v3/catalog/products"]!.get!;
-    list.parameters = list.parameters.map((p) => (p.name === "inventory_low" ? { ...p, name: "low_inventory" } : p));
-    const low = review.steps.find((s) => s.id === "low")!;
-    (low.do!.output as Record<string, unknown>).warnings = { map: [{ var: "responses.products.data" }, { var: "inventory_warning" }] };
-    doc.paths["/catalog/products/{product_id}"] = doc.paths["/stores/{store_hash}/v3/catalog/products/{product_id}"]!;
-    delete doc.paths["/stores/{store_hash}/v3/catalog/products/{product_id}"];
-    const report = checkEntry(review, provider(bySource("bigcommerce")));
-    expect(report.findings).toEqual(
+    renameParameter(paths, "/stores/{store_hash}/v3/catalog/products", "get", "inventory_low", "low_inventory");
+    readEach(doc, "low", "responses.products.data", "inventory_warning");
+    paths["/catalog/products/{product_id}"] = paths["/stores/{store_hash}/v3/catalog/products/{product_id}"]!;
+    delete paths["/stores/{store_hash}/v3/catalog/products/{product_id}"];
+    expect(checkEntry(doc, provider(bySource("bigcommerce"))).findings).toEqual(
       expect.arrayContaining([
         "getProducts (GET /stores/{store_hash}/v3/catalog/products): parameter low_inventory is not in bigcommerce/docs (reference/catalog/products_catalog.v3.yml)",
         expect.stringMatching(/^step low: the item\.inventory_warning reads inventory_warning, which bigcommerce\/docs \(reference\/catalog\/products_catalog\.v3\.yml\) does not declare there \(it has inventory_warning_level/),
