@@ -163,3 +163,25 @@ describe("entries not checked against a published description", () => {
     },
   );
 });
+
+describe("intercom-stale-close against Intercom's description", () => {
+  it("finds a close request Intercom does not take (its body is one of four shapes) and a search field it does not send", () => {
+    const entry = structuredClone(checked.find((c) => c.entry.name === "intercom-stale-close")!.doc) as StepfileDocument;
+    const close = entry.steps.find((s) => s.id === "close")!;
+    const body = (close.do!.calls![0]!.arguments as { body: Record<string, unknown> }).body;
+    // "closed" is a state, not a message_type; and a field of none of the four request shapes.
+    body.message_type = "closed";
+    body.reason = "stale";
+    const find = entry.steps.find((s) => s.id === "find")!;
+    (find.do!.output as Record<string, unknown>).more = { var: "responses.search.pages.next_page" };
+    const report = checkEntry(entry, provider(bySource("intercom")));
+    const where = "step close, call close (manageConversation)";
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        `${where}: body.message_type: "closed" is not one of intercom/Intercom-OpenAPI (descriptions/2.16/api.intercom.io.yaml)'s ["close"]`,
+        `${where}: body field reason is not in intercom/Intercom-OpenAPI (descriptions/2.16/api.intercom.io.yaml)`,
+        expect.stringMatching(/^step find: responses\.search\.pages\.next_page reads next_page, which intercom\/Intercom-OpenAPI .* does not declare there \(it has /),
+      ]),
+    );
+  });
+});

@@ -274,6 +274,17 @@ function literalProblems(value: unknown, schema: Schema, provider: Provider, des
   return problems;
 }
 
+/**
+ * The properties of the published request body a call's fields are checked
+ * against: the body's own, or, for a body that is one of several shapes
+ * (Intercom's POST /conversations/{id}/parts takes a close, snooze, open or
+ * assignment request), the first alternative that has every field sent.
+ */
+function bodyProperties(body: Schema, fields: string[], provider: Provider): JsonObject {
+  const options = alternatives(body, provider).map((o) => (isObject(o.properties) ? o.properties : {}));
+  return options.find((p) => fields.every((f) => f in p)) ?? options[0] ?? {};
+}
+
 /** The mechanical calls' arguments and the response paths the stepfile reads. */
 function checkCalls(stepfile: StepfileDocument, published: Map<string, PublishedOperation>, provider: Provider, report: ContractReport): void {
   const successBody = (id: string): Schema | undefined => {
@@ -291,8 +302,9 @@ function checkCalls(stepfile: StepfileDocument, published: Map<string, Published
       for (const [name, value] of Object.entries(call.arguments)) {
         if (name === "body" && pub.body) {
           if (isObject(value) && !isExpression(value)) {
+            const properties = bodyProperties(pub.body, Object.keys(value), provider);
             for (const [field, sub] of Object.entries(value)) {
-              const schema = isObject(pub.body.properties) ? (pub.body.properties as JsonObject)[field] : undefined;
+              const schema = properties[field];
               if (schema === undefined) report.findings.push(`${where}: body field ${field} is not in ${provider.source}`);
               else checkLiteral(`${where}: body.${field}`, sub, provider.description.schema(schema), provider, report);
             }
