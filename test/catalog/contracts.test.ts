@@ -185,3 +185,20 @@ describe("intercom-stale-close against Intercom's description", () => {
     );
   });
 });
+
+describe("asana-weekly-status against Asana's description", () => {
+  it("reads only the optional fields its list call asks for, each one Asana offers", () => {
+    const entry = structuredClone(checked.find((c) => c.entry.name === "asana-weekly-status")!.doc) as StepfileDocument;
+    const collect = entry.steps.find((s) => s.id === "collect")!;
+    const args = collect.do!.calls!.find((c) => c.id === "tasks")!.arguments as { opt_fields: string[] };
+    // due_at forgotten (Asana would send the compact record without it) and a field Asana does not offer.
+    args.opt_fields = [...args.opt_fields.filter((f) => f !== "due_at"), "due_date"];
+    const report = checkEntry(entry, provider(bySource("asana")));
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^step collect, call tasks \(getTasksForProject\): opt_fields: \[.*"due_date"\] has items \["due_date"\], which are not among Asana\/openapi/),
+        expect.stringMatching(/^step collect: the item\.due_at reads due_at, which Asana\/openapi \(defs\/asana_oas\.yaml\) does not declare there/),
+      ]),
+    );
+  });
+});
