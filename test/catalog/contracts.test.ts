@@ -70,8 +70,12 @@ describe("catalog entries against their providers' published descriptions", () =
       for (const source of SOURCES.filter((p) => servers(doc).includes(p.server))) {
         const report = checkEntry(doc, provider(source));
         expect(report.findings).toEqual([]);
-        // A clean report that compared nothing would prove nothing.
-        expect(report.checked.operations).toBeGreaterThan(1);
+        // A clean report that compared nothing would prove nothing: every
+        // operation the entry exposes from this server was found and compared
+        // (a provider may publish a single operation, as Open-Meteo's marine API does).
+        const exposed = Object.values(doc.tools ?? {}).filter((t) => t.openapi?.server === source.server).flatMap((t) => t.exposes ?? []);
+        expect(exposed.length).toBeGreaterThan(0);
+        expect(report.checked.operations).toBe(exposed.length);
         expect(report.checked.parameters).toBeGreaterThan(3);
         expect(report.checked.fields).toBeGreaterThan(10);
         expect(report.checked.paths).toBeGreaterThan(5);
@@ -198,6 +202,24 @@ describe("asana-weekly-status against Asana's description", () => {
       expect.arrayContaining([
         expect.stringMatching(/^step collect, call tasks \(getTasksForProject\): opt_fields: \[.*"due_date"\] has items \["due_date"\], which are not among Asana\/openapi/),
         expect.stringMatching(/^step collect: the item\.due_at reads due_at, which Asana\/openapi \(defs\/asana_oas\.yaml\) does not declare there/),
+      ]),
+    );
+  });
+});
+
+describe("sea-state-go-no-go against Open-Meteo's marine description", () => {
+  it("finds a daily variable Open-Meteo does not offer and a daily field it does not send", () => {
+    const entry = structuredClone(checked.find((c) => c.entry.name === "sea-state-go-no-go")!.doc) as StepfileDocument;
+    const forecast = entry.steps.find((s) => s.id === "forecast")!;
+    const args = forecast.do!.calls![0]!.arguments as { daily: string[] };
+    // The hourly variable's name asked for as a daily one, and read as such.
+    args.daily = ["wave_height", "swell_wave_height_max", "wave_direction_dominant"];
+    (forecast.do!.output as Record<string, unknown>).counts = [{ length: { var: "responses.marine.daily.wave_height" } }];
+    const report = checkEntry(entry, provider(bySource("open-meteo-marine")));
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^step forecast, call marine \(getMarineForecast\): daily: .* has items \["wave_height"\], which are not among open-meteo\/open-meteo/),
+        expect.stringMatching(/^step forecast: responses\.marine\.daily\.wave_height reads wave_height, which open-meteo\/open-meteo \(openapi\/marine\.yml\) does not declare there \(it has /),
       ]),
     );
   });
