@@ -81,8 +81,12 @@ describe("catalog entries against their providers' published descriptions", () =
       for (const source of SOURCES.filter((p) => servers(doc).includes(p.server))) {
         const report = checkEntry(doc, provider(source));
         expect(report.findings).toEqual([]);
-        // A clean report that compared nothing would prove nothing.
-        expect(report.checked.operations).toBeGreaterThan(1);
+        // A clean report that compared nothing would prove nothing: every
+        // operation the entry exposes from this server was found and compared
+        // (a provider may publish a single operation, as Open-Meteo's marine API does).
+        const exposed = Object.values(doc.tools ?? {}).filter((t) => t.openapi?.server === source.server).flatMap((t) => t.exposes ?? []);
+        expect(exposed.length).toBeGreaterThan(0);
+        expect(report.checked.operations).toBe(exposed.length);
         // At least four parameters, unless the entry declares fewer (ShipEngine
         // takes its input in request bodies, whose fields are counted below).
         expect(report.checked.parameters).toBeGreaterThan(Math.min(3, declaredParameters(doc, source.server) - 1));
@@ -238,6 +242,63 @@ describe("the entries checked against descriptions kept from public repositories
         "getProducts (GET /stores/{store_hash}/v3/catalog/products): parameter low_inventory is not in bigcommerce/docs (reference/catalog/products_catalog.v3.yml)",
         expect.stringMatching(/^step low: the item\.inventory_warning reads inventory_warning, which bigcommerce\/docs \(reference\/catalog\/products_catalog\.v3\.yml\) does not declare there \(it has inventory_warning_level/),
         "updateProduct (PUT /catalog/products/{product_id}): bigcommerce/docs (reference/catalog/products_catalog.v3.yml)'s server has the path /stores/{store_hash}/v3, which this path does not start with",
+      ]),
+    );
+  });
+});
+
+describe("intercom-stale-close against Intercom's description", () => {
+  it("finds a close request Intercom does not take (its body is one of four shapes) and a search field it does not send", () => {
+    const entry = structuredClone(checked.find((c) => c.entry.name === "intercom-stale-close")!.doc) as StepfileDocument;
+    const close = entry.steps.find((s) => s.id === "close")!;
+    const body = (close.do!.calls![0]!.arguments as { body: Record<string, unknown> }).body;
+    // "closed" is a state, not a message_type; and a field of none of the four request shapes.
+    body.message_type = "closed";
+    body.reason = "stale";
+    const find = entry.steps.find((s) => s.id === "find")!;
+    (find.do!.output as Record<string, unknown>).more = { var: "responses.search.pages.next_page" };
+    const report = checkEntry(entry, provider(bySource("intercom")));
+    const where = "step close, call close (manageConversation)";
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        `${where}: body.message_type: "closed" is not one of intercom/Intercom-OpenAPI (descriptions/2.16/api.intercom.io.yaml)'s ["close"]`,
+        `${where}: body field reason is not in intercom/Intercom-OpenAPI (descriptions/2.16/api.intercom.io.yaml)`,
+        expect.stringMatching(/^step find: responses\.search\.pages\.next_page reads next_page, which intercom\/Intercom-OpenAPI .* does not declare there \(it has /),
+      ]),
+    );
+  });
+});
+
+describe("asana-weekly-status against Asana's description", () => {
+  it("reads only the optional fields its list call asks for, each one Asana offers", () => {
+    const entry = structuredClone(checked.find((c) => c.entry.name === "asana-weekly-status")!.doc) as StepfileDocument;
+    const collect = entry.steps.find((s) => s.id === "collect")!;
+    const args = collect.do!.calls!.find((c) => c.id === "tasks")!.arguments as { opt_fields: string[] };
+    // due_at forgotten (Asana would send the compact record without it) and a field Asana does not offer.
+    args.opt_fields = [...args.opt_fields.filter((f) => f !== "due_at"), "due_date"];
+    const report = checkEntry(entry, provider(bySource("asana")));
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^step collect, call tasks \(getTasksForProject\): opt_fields: \[.*"due_date"\] has items \["due_date"\], which are not among Asana\/openapi/),
+        expect.stringMatching(/^step collect: the item\.due_at reads due_at, which Asana\/openapi \(defs\/asana_oas\.yaml\) does not declare there/),
+      ]),
+    );
+  });
+});
+
+describe("sea-state-go-no-go against Open-Meteo's marine description", () => {
+  it("finds a daily variable Open-Meteo does not offer and a daily field it does not send", () => {
+    const entry = structuredClone(checked.find((c) => c.entry.name === "sea-state-go-no-go")!.doc) as StepfileDocument;
+    const forecast = entry.steps.find((s) => s.id === "forecast")!;
+    const args = forecast.do!.calls![0]!.arguments as { daily: string[] };
+    // The hourly variable's name asked for as a daily one, and read as such.
+    args.daily = ["wave_height", "swell_wave_height_max", "wave_direction_dominant"];
+    (forecast.do!.output as Record<string, unknown>).counts = [{ length: { var: "responses.marine.daily.wave_height" } }];
+    const report = checkEntry(entry, provider(bySource("open-meteo-marine")));
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^step forecast, call marine \(getMarineForecast\): daily: .* has items \["wave_height"\], which are not among open-meteo\/open-meteo/),
+        expect.stringMatching(/^step forecast: responses\.marine\.daily\.wave_height reads wave_height, which open-meteo\/open-meteo \(openapi\/marine\.yml\) does not declare there \(it has /),
       ]),
     );
   });

@@ -75,7 +75,8 @@ export function checkEntry(stepfile: StepfileDocument, provider: Provider): Cont
     }
     report.checked.operations++;
     published.set(id, pub);
-    if (pub.operationId.replaceAll("/", "-") !== id) report.findings.push(`${where}: ${provider.source} names it ${pub.operationId}`);
+    // A description that names no operation (Open-Meteo's has no operationIds) leaves the name to the entry.
+    if (pub.operationId !== "" && pub.operationId.replaceAll("/", "-") !== id) report.findings.push(`${where}: ${provider.source} names it ${pub.operationId}`);
     checkParameters(where, d, pub, provider, report);
     checkBody(where, d, pub, provider, report);
     checkResponses(where, d, pub, provider, report);
@@ -159,10 +160,52 @@ function checkResponses(where: string, d: DeclaredOperation, pub: PublishedOpera
       continue;
     }
     if (!isObject(json) || json.schema === undefined) continue;
-    const published = pub.responses.get(status) ?? pub.responses.get("default");
+    const listed = pub.responses.get(status) ?? pub.responses.get("default");
+    const optional = optFieldsEnum(pub, provider);
+    const published = listed && optional && /^2\d\d$/.test(status) ? withFields(listed, optional, provider) : listed;
     if (!published) report.findings.push(`${where}: ${provider.source} declares no JSON body for ${status}`);
     else compareSchema(`${where}: ${status} response`, local(d.doc, json.schema), published, provider, report, d.doc);
   }
+}
+
+/**
+ * Asana's optional fields: an operation with an `opt_fields` query parameter
+ * returns, for each record under `data`, the fields the request names there
+ * beyond the compact record its response schema declares (getTasksForProject
+ * declares TaskCompact, and `opt_fields=due_on` adds `due_on`). The
+ * parameter's published enum lists the fields that can be asked for.
+ */
+function optFieldsEnum(pub: PublishedOperation, provider: Provider): string[] | undefined {
+  const param = pub.parameters.find((p) => p.name === "opt_fields" && p.in === "query");
+  const items = param?.schema.items !== undefined ? provider.description.schema(param.schema.items) : undefined;
+  return Array.isArray(items?.enum) ? items.enum.map(String) : undefined;
+}
+
+/** A response schema whose `data` record(s) also hold these (dotted) optional fields, each open where the description says nothing more. */
+function withFields(body: Schema, fields: string[], provider: Provider): Schema {
+  const properties = isObject(body.properties) ? body.properties : {};
+  if (properties.data === undefined) return body;
+  const data = provider.description.schema(properties.data);
+  const list = data.items !== undefined;
+  const record = addFields(list ? provider.description.schema(data.items) : data, fields.map((f) => f.split(".")), provider);
+  return { ...body, properties: { ...properties, data: list ? { ...data, items: record } : record } };
+}
+
+/** A field the description lists only by name: anything may be read under it. */
+const OPEN: Schema = { additionalProperties: {} };
+
+function addFields(schema: Schema, paths: string[][], provider: Provider): Schema {
+  const properties: JsonObject = { ...(isObject(schema.properties) ? schema.properties : {}) };
+  for (const head of new Set(paths.map((p) => p[0]!))) {
+    const rest = paths.filter((p) => p[0] === head && p.length > 1).map((p) => p.slice(1));
+    // A field asked for whole ("assignee" as well as "assignee.name") is open where the description does not declare it.
+    const whole = paths.some((p) => p[0] === head && p.length === 1);
+    const existing = properties[head] !== undefined ? provider.description.schema(properties[head]) : OPEN;
+    if (rest.length === 0 || (whole && properties[head] === undefined)) properties[head] = existing;
+    else if (existing.items !== undefined) properties[head] = { ...existing, items: addFields(provider.description.schema(existing.items), rest, provider) };
+    else properties[head] = addFields(existing, rest, provider);
+  }
+  return { ...schema, properties };
 }
 
 /** Types a schema admits, with `nullable` as "null" and no type as any. */
@@ -308,12 +351,30 @@ function literalProblems(value: unknown, schema: Schema, provider: Provider, des
     if (typeof schema.minimum === "number" && value < schema.minimum) problems.push(`is below ${provider.source}'s minimum ${schema.minimum}`);
   }
   if (typeof value === "string" && typeof schema.maxLength === "number" && value.length > schema.maxLength) problems.push(`is longer than ${provider.source}'s maxLength ${schema.maxLength}`);
+  if (Array.isArray(value) && schema.items !== undefined) {
+    const items = provider.description.schema(schema.items);
+    if (Array.isArray(items.enum)) {
+      const unknown = value.filter((v) => !(items.enum as unknown[]).some((e) => JSON.stringify(e) === JSON.stringify(v)));
+      if (unknown.length > 0) problems.push(`has items ${JSON.stringify(unknown)}, which are not among ${provider.source}'s ${JSON.stringify(items.enum)}`);
+    }
+  }
   if (isObject(value) && !isExpression(value) && isObject(schema.properties)) {
     for (const name of Object.keys(value)) {
       if (!(name in schema.properties) && !isObject(schema.additionalProperties)) problems.push(`has field ${name}, which ${provider.source} does not list`);
     }
   }
   return problems;
+}
+
+/**
+ * The properties of the published request body a call's fields are checked
+ * against: the body's own, or, for a body that is one of several shapes
+ * (Intercom's POST /conversations/{id}/parts takes a close, snooze, open or
+ * assignment request), the first alternative that has every field sent.
+ */
+function bodyProperties(body: Schema, fields: string[], provider: Provider): JsonObject {
+  const options = alternatives(body, provider).map((o) => (isObject(o.properties) ? o.properties : {}));
+  return options.find((p) => fields.every((f) => f in p)) ?? options[0] ?? {};
 }
 
 /** The mechanical calls' arguments and the response paths the stepfile reads. */
@@ -333,8 +394,9 @@ function checkCalls(stepfile: StepfileDocument, published: Map<string, Published
       for (const [name, value] of Object.entries(call.arguments)) {
         if (name === "body" && pub.body) {
           if (isObject(value) && !isExpression(value)) {
+            const properties = bodyProperties(pub.body, Object.keys(value), provider);
             for (const [field, sub] of Object.entries(value)) {
-              const schema = anyProperty(pub.body, field, provider);
+              const schema = properties[field] ?? anyProperty(pub.body, field, provider);
               if (schema === undefined) report.findings.push(`${where}: body field ${field} is not in ${provider.source}`);
               else checkLiteral(`${where}: body.${field}`, sub, provider.description.schema(schema), provider, report);
             }
@@ -349,7 +411,9 @@ function checkCalls(stepfile: StepfileDocument, published: Map<string, Published
         }
         checkLiteral(`${where}: ${name}`, value, param.schema, provider, report, param.description);
       }
-      const body = successBody(call.operation);
+      const success = successBody(call.operation);
+      const asked = Array.isArray(call.arguments.opt_fields) && optFieldsEnum(pub, provider) ? call.arguments.opt_fields.filter((f): f is string => typeof f === "string") : undefined;
+      const body = success && asked ? withFields(success, asked, provider) : success;
       if (body) roots.set(call.id, call.each !== undefined ? { type: "array", items: body } : body);
     }
     const reader = new PathReader(provider, report, `step ${step.id}`);
