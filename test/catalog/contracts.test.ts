@@ -185,3 +185,27 @@ describe("sentry-release-triage against Sentry's description", () => {
     );
   });
 });
+
+describe("slack-channel-digest against Slack's description", () => {
+  it("finds a history parameter Slack does not have, a field it does not send, and reads its ok: false body as the default response", () => {
+    const digest = structuredClone(checked.find((c) => c.entry.name === "slack-channel-digest")!.doc) as StepfileDocument;
+    const doc = digest.tools!.slack!.openapi!.document as { paths: Record<string, Record<string, { parameters: Array<{ name: string }> }>> };
+    const history = doc.paths["/conversations.history"]!.get!;
+    history.parameters = history.parameters.map((p) => (p.name === "inclusive" ? { ...p, name: "inclusive_end" } : p));
+    const fetch = digest.steps.find((s) => s.id === "fetch")!;
+    const output = fetch.do!.output as Record<string, unknown>;
+    output.complete = { "!": { var: "responses.history.hasMore" } };
+    const slack = provider(bySource("slack"));
+    const report = checkEntry(digest, slack);
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        "conversations_history (GET /conversations.history): parameter inclusive_end is not in slackapi/slack-api-specs (web-api/slack_web_openapi_v2.json)",
+        expect.stringMatching(/^step fetch: responses\.history\.hasMore reads hasMore, which slackapi\/slack-api-specs \(web-api\/slack_web_openapi_v2\.json\) does not declare there \(it has .*has_more/),
+      ]),
+    );
+    // The error code is read from the default response, where Slack's description puts the ok: false body.
+    expect(report.findings.filter((f) => f.includes("responses.history.error"))).toEqual([]);
+    output.errors = { var: "responses.history.err" };
+    expect(checkEntry(digest, slack).findings).toEqual(expect.arrayContaining([expect.stringMatching(/^step fetch: responses\.history\.err reads err, which .* \(it has .*error/)]));
+  });
+});
