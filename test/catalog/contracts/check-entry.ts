@@ -379,11 +379,15 @@ function bodyProperties(body: Schema, fields: string[], provider: Provider): Jso
 
 /** The mechanical calls' arguments and the response paths the stepfile reads. */
 function checkCalls(stepfile: StepfileDocument, published: Map<string, PublishedOperation>, provider: Provider, report: ContractReport): void {
+  // As Stepgate reads responses.<id> and results: the success statuses plus
+  // `default`, which is where a provider that answers errors with 200
+  // (Slack's `ok: false`) describes that body.
   const successBody = (id: string): Schema | undefined => {
     const pub = published.get(id);
     if (!pub) return undefined;
-    for (const [status, schema] of pub.responses) if (/^2\d\d$/.test(status) && schema) return schema;
-    return undefined;
+    const success = [...pub.responses].find(([status, schema]) => /^2\d\d$/.test(status) && schema)?.[1];
+    const fallback = pub.responses.get("default");
+    return success && fallback ? { anyOf: [success, fallback] } : success;
   };
   for (const step of stepfile.steps) {
     const roots = new Map<string, Schema>();
