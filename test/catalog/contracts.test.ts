@@ -50,6 +50,11 @@ function servers(doc: StepfileDocument): string[] {
   return Object.values(doc.tools ?? {}).flatMap((t) => (t.openapi ? [t.openapi.server] : []));
 }
 
+/** How many operations an entry's tools on this server expose. */
+function exposedOn(doc: StepfileDocument, server: string): number {
+  return Object.values(doc.tools ?? {}).reduce((n, t) => n + (t.openapi?.server === server ? (t.exposes ?? []).length : 0), 0);
+}
+
 async function load(file: string): Promise<StepfileDocument> {
   return (await loadStepfileFile(file, "contract")).doc;
 }
@@ -70,8 +75,12 @@ describe("catalog entries against their providers' published descriptions", () =
       for (const source of SOURCES.filter((p) => servers(doc).includes(p.server))) {
         const report = checkEntry(doc, provider(source));
         expect(report.findings).toEqual([]);
-        // A clean report that compared nothing would prove nothing.
-        expect(report.checked.operations).toBeGreaterThan(1);
+        // A clean report that compared nothing would prove nothing: every
+        // operation the entry exposes on this server was compared (at least
+        // two, unless the entry calls this server through one operation only).
+        const exposed = exposedOn(doc, source.server);
+        expect(report.checked.operations).toBe(exposed);
+        expect(report.checked.operations).toBeGreaterThan(exposed === 1 ? 0 : 1);
         expect(report.checked.parameters).toBeGreaterThan(3);
         expect(report.checked.fields).toBeGreaterThan(10);
         expect(report.checked.paths).toBeGreaterThan(5);
@@ -162,4 +171,22 @@ describe("entries not checked against a published description", () => {
       expect(shapes, "the API shapes section says this entry is not checked by test/catalog/contracts.test.ts, and why").toContain("contracts.test.ts");
     },
   );
+});
+
+describe("trip-weather-plan against Open-Meteo's forecast description", () => {
+  it("finds coordinates sent as numbers and a daily variable the forecast does not offer", () => {
+    const plan = structuredClone(checked.find((c) => c.entry.name === "trip-weather-plan")!.doc) as StepfileDocument;
+    const doc = plan.tools!.forecast!.openapi!.document as { paths: Record<string, { get: { parameters: Array<{ name: string; schema: { type?: string; items?: { enum: string[] } } }> } }> };
+    const params = doc.paths["/v1/forecast"]!.get.parameters;
+    // As the entry was before: latitude a number, where Open-Meteo takes text (a comma-separated list).
+    params.find((p) => p.name === "latitude")!.schema = { type: "number" };
+    params.find((p) => p.name === "daily")!.schema.items!.enum.push("heating_degree_days");
+    const report = checkEntry(plan, provider(bySource("open-meteo-forecast")));
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        "getForecast (GET /v1/forecast): parameter latitude: type number, where open-meteo/open-meteo (openapi/forecast.yml) has string",
+        expect.stringMatching(/^getForecast \(GET \/v1\/forecast\): parameter daily\[\]: enum values \["heating_degree_days"\] are not among open-meteo\/open-meteo \(openapi\/forecast\.yml\)'s \["weather_code",/),
+      ]),
+    );
+  });
 });

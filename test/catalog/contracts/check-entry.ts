@@ -61,7 +61,8 @@ export function checkEntry(stepfile: StepfileDocument, provider: Provider): Cont
     }
     report.checked.operations++;
     published.set(id, pub);
-    if (pub.operationId.replaceAll("/", "-") !== id) report.findings.push(`${where}: ${provider.source} names it ${pub.operationId}`);
+    // A description that names no operation (Open-Meteo's) has no name to hold the entry to.
+    if (pub.operationId !== "" && pub.operationId.replaceAll("/", "-") !== id) report.findings.push(`${where}: ${provider.source} names it ${pub.operationId}`);
     checkParameters(where, d, pub, provider, report);
     checkBody(where, d, pub, provider, report);
     checkResponses(where, d, pub, provider, report);
