@@ -349,3 +349,21 @@ describe("slack-channel-digest against Slack's description", () => {
     expect(checkEntry(digest, slack).findings).toEqual(expect.arrayContaining([expect.stringMatching(/^step fetch: responses\.history\.err reads err, which .* \(it has .*error/)]));
   });
 });
+
+describe("trip-weather-plan against Open-Meteo's forecast description", () => {
+  it("finds coordinates sent as numbers and a daily variable the forecast does not offer", () => {
+    const plan = structuredClone(checked.find((c) => c.entry.name === "trip-weather-plan")!.doc) as StepfileDocument;
+    const doc = plan.tools!.forecast!.openapi!.document as { paths: Record<string, { get: { parameters: Array<{ name: string; schema: { type?: string; items?: { enum: string[] } } }> } }> };
+    const params = doc.paths["/v1/forecast"]!.get.parameters;
+    // As the entry was before: latitude a number, where Open-Meteo takes text (a comma-separated list).
+    params.find((p) => p.name === "latitude")!.schema = { type: "number" };
+    params.find((p) => p.name === "daily")!.schema.items!.enum.push("heating_degree_days");
+    const report = checkEntry(plan, provider(bySource("open-meteo-forecast")));
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        "getForecast (GET /v1/forecast): parameter latitude: type number, where open-meteo/open-meteo (openapi/forecast.yml) has string",
+        expect.stringMatching(/^getForecast \(GET \/v1\/forecast\): parameter daily\[\]: enum values \["heating_degree_days"\] are not among open-meteo\/open-meteo \(openapi\/forecast\.yml\)'s \["weather_code",/),
+      ]),
+    );
+  });
+});
