@@ -163,3 +163,20 @@ describe("entries not checked against a published description", () => {
     },
   );
 });
+
+describe("square-refund against Square's connect-api-specification", () => {
+  it("finds a response field Square does not send and a body field it does not take", () => {
+    const refund = structuredClone(checked.find((c) => c.entry.name === "square-refund")!.doc) as StepfileDocument;
+    const payment = refund.steps.find((s) => s.id === "payment")!;
+    (payment.do!.output as Record<string, unknown>).refunded = { var: "responses.payment.payment.refunded_amount.amount" };
+    const send = refund.steps.find((s) => s.id === "refund")!;
+    (send.do!.calls![0]!.arguments as { body: Record<string, unknown> }).body.note = "late delivery";
+    const report = checkEntry(refund, provider(bySource("square")));
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^step payment: responses\.payment\.payment\.refunded_amount reads refunded_amount, which square\/connect-api-specification \(api\.json\) does not declare there \(it has /),
+        "step refund, call refund (RefundPayment): body field note is not in square/connect-api-specification (api.json)",
+      ]),
+    );
+  });
+});
