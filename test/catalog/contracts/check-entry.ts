@@ -34,6 +34,8 @@ export interface ContractReport {
   findings: string[];
   /** What was compared, so a test can tell a clean report from an empty one. */
   checked: { operations: number; parameters: number; fields: number; literals: number; paths: number };
+  /** What the entry declares for this provider, so a test can tell that every one of them was compared. */
+  declared: { operations: number; parameters: number };
 }
 
 interface DeclaredOperation {
@@ -45,12 +47,14 @@ interface DeclaredOperation {
 }
 
 export function checkEntry(stepfile: StepfileDocument, provider: Provider): ContractReport {
-  const report: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 } };
+  const report: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 }, declared: { operations: 0, parameters: 0 } };
   const declared = new Map<string, DeclaredOperation>();
   for (const [name, tool] of Object.entries(stepfile.tools ?? {})) {
     if (tool.openapi?.server !== provider.server || !isObject(tool.openapi.document)) continue;
     for (const op of declaredOperations(name, tool)) declared.set(String(op.op.operationId), op);
   }
+  report.declared.operations = declared.size;
+  for (const d of declared.values()) report.declared.parameters += Array.isArray(d.op.parameters) ? d.op.parameters.length : 0;
   const published = new Map<string, PublishedOperation>();
   for (const [id, d] of declared) {
     const where = `${id} (${d.method.toUpperCase()} ${d.path})`;
@@ -170,7 +174,7 @@ function compareSchema(where: string, declared: Schema, published: Schema, provi
   // Against anyOf/oneOf, the declared shape must fit one of the alternatives.
   let best: string[] | undefined;
   for (const option of options) {
-    const trial: ContractReport = { findings: [], checked: { ...report.checked } };
+    const trial: ContractReport = { findings: [], checked: { ...report.checked }, declared: report.declared };
     compareOne(where, declared, option, provider, trial, doc, description);
     if (!best || trial.findings.length < best.length) best = trial.findings;
     if (trial.findings.length === 0) {
@@ -369,9 +373,18 @@ class PathReader {
     if (ITERATORS.has(op)) {
       const list = this.walk(args[0], scope);
       const item = list ? this.items(list) : undefined;
+      let mapped: Schema | undefined;
       if (op === "sort_by" && item && typeof args[1] === "string") this.resolve(item, args[1].split("."), "sort_by");
-      else this.walk(args[1], { ...scope, item });
+      else mapped = this.walk(args[1], { ...scope, item });
+      // A map of a response's part onto another part (each page's vulns) is a list of that part.
+      if (op === "map") return mapped ? { type: "array", items: mapped } : undefined;
       return op === "filter" || op === "sort_by" ? list : undefined;
+    }
+    if (op === "flatten") {
+      // One level of nesting removed: a list of lists of records is a list of records.
+      const list = this.walk(args[0], scope);
+      const inner = list ? this.items(list) : undefined;
+      return inner && inner.items !== undefined ? inner : list;
     }
     if (op === "join") {
       const left = this.walk(args[0], scope);
