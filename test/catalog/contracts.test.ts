@@ -40,7 +40,7 @@ const parsed = new Map<string, Provider>();
 function provider(source: ProviderSource): Provider {
   let found = parsed.get(source.server);
   if (!found) {
-    found = { server: source.server, source: source.source, description: new PublishedDescription(source.file), commonHeaders: source.commonHeaders };
+    found = { server: source.server, source: source.source, description: new PublishedDescription(source.file), commonHeaders: source.commonHeaders, operationNames: source.operationNames };
     parsed.set(source.server, found);
   }
   return found;
@@ -194,5 +194,31 @@ describe("osv-triage against OSV.dev's published Swagger description", () => {
     vulns.map[1].object = vulns.map[1].object.map(([k, v]) => [k, k === "summary" ? { var: ["title", ""] } : v]);
     const report = checkEntry(triage, provider(bySource("osv")));
     expect(report.findings).toEqual([expect.stringMatching(/^step query: the item\.title reads title, which google\/osv\.dev \(docs\/osv_service_v1\.swagger\.json\) does not declare there/)]);
+  });
+});
+
+describe("hubspot-deal-followups against HubSpot's public API spec collection", () => {
+  it("finds a response field HubSpot does not send, an association category it does not take, and a path it does not publish", () => {
+    const followups = structuredClone(checked.find((c) => c.entry.name === "hubspot-deal-followups")!.doc) as StepfileDocument;
+    const search = followups.steps.find((s) => s.id === "search")!;
+    (search.do!.output as Record<string, unknown>).total = { var: "responses.deals.totalCount" };
+    const doc = followups.tools!.hubspot!.openapi!.document as { paths: Record<string, Record<string, unknown>> };
+    const create = JSON.stringify(doc.paths["/crm/v3/objects/tasks/batch/create"]).replace('"USER_DEFINED"', '"SYSTEM_DEFINED"');
+    doc.paths["/crm/v3/objects/tasks/batch/create"] = JSON.parse(create) as Record<string, unknown>;
+    // The search under the object's name rather than its type id, which the published deals description does not list.
+    doc.paths["/crm/v3/objects/deals/search"] = doc.paths["/crm/v3/objects/0-3/search"]!;
+    delete doc.paths["/crm/v3/objects/0-3/search"];
+    const report = checkEntry(followups, provider(bySource("hubspot")));
+    const source = "HubSpot/HubSpot-public-api-spec-collection (CRM Deals and Tasks v3)";
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        `deals-search (POST /crm/v3/objects/deals/search): ${source} has no POST /crm/v3/objects/deals/search`,
+        `tasks-batch-create (POST /crm/v3/objects/tasks/batch/create): body.inputs[].associations[].types[].associationCategory: enum values ["SYSTEM_DEFINED"] are not among ${source}'s ["HUBSPOT_DEFINED","INTEGRATOR_DEFINED","USER_DEFINED","WORK"]`,
+      ]),
+    );
+    // With the search path restored, the misread total is found too.
+    doc.paths["/crm/v3/objects/0-3/search"] = doc.paths["/crm/v3/objects/deals/search"]!;
+    delete doc.paths["/crm/v3/objects/deals/search"];
+    expect(checkEntry(followups, provider(bySource("hubspot"))).findings).toContainEqual(expect.stringMatching(/^step search: responses\.deals\.totalCount reads totalCount, which HubSpot/));
   });
 });

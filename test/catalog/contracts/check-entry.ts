@@ -28,6 +28,8 @@ export interface Provider {
   description: PublishedDescription;
   /** Headers the provider documents for every request, outside the description's parameters, with where. */
   commonHeaders: Record<string, string>;
+  /** Published operation ids a stepfile cannot use as names (HubSpot's hold `/` and `{}`), with the name entries give them. */
+  operationNames?: Record<string, string> | undefined;
 }
 
 export interface ContractReport {
@@ -65,7 +67,8 @@ export function checkEntry(stepfile: StepfileDocument, provider: Provider): Cont
     }
     report.checked.operations++;
     published.set(id, pub);
-    if (pub.operationId.replaceAll("/", "-") !== id) report.findings.push(`${where}: ${provider.source} names it ${pub.operationId}`);
+    const name = provider.operationNames?.[pub.operationId] ?? pub.operationId.replaceAll("/", "-");
+    if (name !== id) report.findings.push(`${where}: ${provider.source} names it ${pub.operationId}`);
     checkParameters(where, d, pub, provider, report);
     checkBody(where, d, pub, provider, report);
     checkResponses(where, d, pub, provider, report);

@@ -15,7 +15,9 @@
 //   `location` becomes `in`, `request`/`response` references become the
 //   JSON body and the 200 response, and `schemas` become components.schemas.
 // Run once per provider; source.json records where the input came from:
-//   node --import tsx test/catalog/contracts/keep.ts <swagger2|openapi3|discovery> <source file> <description.json> "get /path" ...
+//   node --import tsx test/catalog/contracts/keep.ts <swagger2|openapi3|discovery> <description.json> <source file>... "get /path" ...
+// (several source files when the provider publishes one per API; each
+// operation is taken from the one that has it).
 // Hand-written: no library both converts these formats and prunes a
 // description to a few operations with their references.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -43,8 +45,12 @@ function cleanSchema(schema: unknown): unknown {
   return out;
 }
 
+/** A reference alone: what stands beside a `$ref` in OpenAPI 3.0 is ignored. */
+const onlyRef = (v: JsonObject): JsonObject => ({ $ref: v.$ref });
+
 function cleanParameter(p: unknown): unknown {
-  if (!isObject(p) || typeof p.$ref === "string") return p;
+  if (!isObject(p)) return p;
+  if (typeof p.$ref === "string") return onlyRef(p);
   const out: JsonObject = {};
   for (const key of ["name", "in", "required", "style", "explode"]) if (p[key] !== undefined) out[key] = p[key];
   if (p.schema !== undefined) out.schema = cleanSchema(p.schema);
@@ -57,12 +63,14 @@ function cleanContent(content: unknown): unknown {
 }
 
 function cleanBody(body: unknown): unknown {
-  if (!isObject(body) || typeof body.$ref === "string") return body;
+  if (!isObject(body)) return body;
+  if (typeof body.$ref === "string") return onlyRef(body);
   return { ...(body.required !== undefined ? { required: body.required } : {}), content: cleanContent(body.content) };
 }
 
 function cleanResponse(response: unknown): unknown {
-  if (!isObject(response) || typeof response.$ref === "string") return response;
+  if (!isObject(response)) return response;
+  if (typeof response.$ref === "string") return onlyRef(response);
   return response.content !== undefined ? { content: cleanContent(response.content) } : {};
 }
 
@@ -222,19 +230,45 @@ function sortKeys(components: Record<string, JsonObject>): JsonObject {
   return Object.fromEntries(Object.entries(components).map(([kind, items]) => [kind, Object.fromEntries(Object.entries(items).sort(([a], [b]) => a.localeCompare(b)))]));
 }
 
-function main(argv: string[]): void {
-  const [format, input, output, ...ops] = argv as [Format, string, string, ...string[]];
-  if (!["swagger2", "openapi3", "discovery"].includes(format) || !input || !output || ops.length === 0) {
-    throw new Error('usage: keep.ts <swagger2|openapi3|discovery> <source file> <description.json> "get /path" ...');
+/** Several descriptions' kept parts as one (a provider may publish one file per API); a shared name must hold the same schema. */
+function merge(parts: JsonObject[]): JsonObject {
+  const out: JsonObject = { openapi: "3.0.0", paths: {} };
+  const components: Record<string, JsonObject> = {};
+  for (const part of parts) {
+    for (const [path, item] of Object.entries(part.paths as JsonObject)) (out.paths as JsonObject)[path] = { ...(((out.paths as JsonObject)[path] as JsonObject | undefined) ?? {}), ...(item as JsonObject) };
+    for (const [kind, items] of Object.entries((part.components as JsonObject | undefined) ?? {})) {
+      for (const [name, value] of Object.entries(items as JsonObject)) {
+        const there = (components[kind] ??= {})[name];
+        if (there !== undefined && JSON.stringify(there) !== JSON.stringify(value)) throw new Error(`components.${kind}.${name} differs between the descriptions`);
+        components[kind][name] = value;
+      }
+    }
   }
-  const text = readFileSync(input, "utf8");
-  const raw = (/\.ya?ml$/.test(input) ? loadYaml(text) : JSON.parse(text)) as JsonObject;
-  const doc = format === "swagger2" ? fromSwagger2(raw) : format === "discovery" ? fromDiscovery(raw) : raw;
-  const operations = ops.map((o) => {
+  return Object.keys(components).length > 0 ? { ...out, components: sortKeys(components) } : out;
+}
+
+const OPERATION = /^(get|put|post|delete|patch|head|options|trace)\s+\//i;
+
+function main(argv: string[]): void {
+  const [format, output, ...rest] = argv as [Format, string, ...string[]];
+  const inputs = rest.filter((a) => !OPERATION.test(a));
+  const ops = rest.filter((a) => OPERATION.test(a)).map((o) => {
     const [method, path] = o.split(/\s+/, 2) as [string, string];
     return { method: method.toLowerCase(), path };
   });
-  writeFileSync(output, JSON.stringify(keep(doc, operations), null, 1) + "\n");
+  if (!["swagger2", "openapi3", "discovery"].includes(format) || !output || inputs.length === 0 || ops.length === 0) {
+    throw new Error('usage: keep.ts <swagger2|openapi3|discovery> <description.json> <source file>... "get /path" ...');
+  }
+  const docs = inputs.map((input) => {
+    const text = readFileSync(input, "utf8");
+    const raw = (/\.ya?ml$/.test(input) ? loadYaml(text) : JSON.parse(text)) as JsonObject;
+    return format === "swagger2" ? fromSwagger2(raw) : format === "discovery" ? fromDiscovery(raw) : raw;
+  });
+  // Each operation from the one description that has it.
+  const parts = docs.map((doc) => keep(doc, ops.filter((o) => isObject((doc.paths as JsonObject | undefined)?.[o.path]) && isObject(((doc.paths as JsonObject)[o.path] as JsonObject)[o.method]))));
+  const missing = ops.filter((o) => !parts.some((p) => isObject((p.paths as JsonObject)[o.path])));
+  if (missing.length > 0) throw new Error(`no description has ${missing.map((o) => `${o.method.toUpperCase()} ${o.path}`).join(", ")}`);
+  writeFileSync(output, JSON.stringify(merge(parts.filter((p) => Object.keys(p.paths as JsonObject).length > 0)), null, 1) + "\n");
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop()!)) main(process.argv.slice(2));

@@ -26,6 +26,8 @@ export interface ProviderSource {
   version?: string;
   /** Headers the provider documents for every request, outside the description's parameters. */
   commonHeaders: Record<string, string>;
+  /** Published operation ids that are not stepfile names (`^[a-zA-Z0-9_-]{1,64}$`), with the name the entries expose instead. */
+  operationNames?: Record<string, string>;
   /** The catalog entries that call this server; the test holds the catalog to this list. */
   entries: string[];
   /** The description file to read. */
