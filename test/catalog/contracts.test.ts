@@ -40,7 +40,7 @@ const parsed = new Map<string, Provider>();
 function provider(source: ProviderSource): Provider {
   let found = parsed.get(source.server);
   if (!found) {
-    found = { server: source.server, source: source.source, description: new PublishedDescription(source.file), commonHeaders: source.commonHeaders, operationNames: source.operationNames };
+    found = { server: source.server, source: source.source, description: new PublishedDescription(source.file), commonHeaders: source.commonHeaders, operationNames: source.operationNames, enumNames: source.enumNames };
     parsed.set(source.server, found);
   }
   return found;
@@ -220,5 +220,25 @@ describe("hubspot-deal-followups against HubSpot's public API spec collection", 
     doc.paths["/crm/v3/objects/0-3/search"] = doc.paths["/crm/v3/objects/deals/search"]!;
     delete doc.paths["/crm/v3/objects/deals/search"];
     expect(checkEntry(followups, provider(bySource("hubspot"))).findings).toContainEqual(expect.stringMatching(/^step search: responses\.deals\.totalCount reads totalCount, which HubSpot/));
+  });
+});
+
+describe("search-console-report against Google's Search Console discovery document", () => {
+  it("takes the documented spelling of a protocol-buffer enum, and finds a dimension and a row field Google does not have", () => {
+    const report0 = checkEntry(checked.find((c) => c.entry.name === "search-console-report")!.doc, provider(bySource("google-search-console")));
+    // dimensions [query] and type web were compared with QUERY and WEB, and held.
+    expect(report0.checked.literals).toBeGreaterThan(3);
+    const entry = structuredClone(checked.find((c) => c.entry.name === "search-console-report")!.doc) as StepfileDocument;
+    const fetch = entry.steps.find((s) => s.id === "fetch")!;
+    const body = (fetch.do!.calls![0]!.arguments as { body: Record<string, unknown> }).body;
+    body.dimensions = ["keyword"];
+    body.type = "googleNews";
+    const current = (fetch.do!.output as { current: { map: [unknown, { object: Array<[string, unknown]> }] } }).current;
+    current.map[1].object[0] = ["query", { var: "key.0" }];
+    const report = checkEntry(entry, provider(bySource("google-search-console")));
+    expect(report.findings).toEqual([
+      expect.stringMatching(/^step fetch, call current \(querySearchAnalytics\): body\.dimensions\[0\]: "keyword" is not one of Google's .*\["DATE","QUERY","PAGE","COUNTRY","DEVICE","SEARCH_APPEARANCE"\]$/),
+      expect.stringMatching(/^step fetch: the item\.key reads key, which Google's Search Console API discovery document .* does not declare there \(it has keys/),
+    ]);
   });
 });

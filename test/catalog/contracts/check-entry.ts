@@ -30,6 +30,13 @@ export interface Provider {
   commonHeaders: Record<string, string>;
   /** Published operation ids a stepfile cannot use as names (HubSpot's hold `/` and `{}`), with the name entries give them. */
   operationNames?: Record<string, string> | undefined;
+  /**
+   * "proto": the description's enums are protocol-buffer names (BY_PROPERTY,
+   * GOOGLE_NEWS), as Google's discovery documents give them, where the JSON
+   * API takes the same value in its documented spelling (byProperty,
+   * googleNews): enum values then compare without case and underscores.
+   */
+  enumNames?: "proto" | undefined;
 }
 
 export interface ContractReport {
@@ -198,7 +205,7 @@ function compareOne(where: string, declared: Schema, published: Schema, provider
     }
   }
   if (Array.isArray(declared.enum) && Array.isArray(published.enum)) {
-    const extra = declared.enum.filter((v) => !(published.enum as unknown[]).includes(v));
+    const extra = declared.enum.filter((v) => !(published.enum as unknown[]).some((e) => sameEnum(provider, v, e)));
     if (extra.length > 0) report.findings.push(`${where}: enum values ${JSON.stringify(extra)} are not among ${provider.source}'s ${JSON.stringify(published.enum)}`);
   }
   if (declared.default !== undefined && published.default !== undefined && JSON.stringify(declared.default) !== JSON.stringify(published.default)) {
@@ -221,6 +228,12 @@ function compareOne(where: string, declared: Schema, published: Schema, provider
   if (declared.items !== undefined && published.items !== undefined) {
     compareSchema(`${where}[]`, local(doc, declared.items), provider.description.schema(published.items), provider, report, doc);
   }
+}
+
+/** Whether a value is a published enum value, in the provider's spelling of enums. */
+function sameEnum(provider: Provider, value: unknown, published: unknown): boolean {
+  const spell = (v: unknown): string => (provider.enumNames === "proto" && typeof v === "string" ? v.replaceAll("_", "").toLowerCase() : JSON.stringify(v));
+  return spell(value) === spell(published);
 }
 
 function nearest(name: string, names: string[]): string {
@@ -258,8 +271,23 @@ function checkLiteral(where: string, value: unknown, schema: Schema, provider: P
   report.checked.literals++;
   const options = alternatives(schema, provider);
   const problems = options.map((option) => literalProblems(value, option, provider, description));
-  if (problems.some((p) => p.length === 0)) return;
-  report.findings.push(...problems[0]!.map((p) => `${where}: ${JSON.stringify(value)} ${p}`));
+  const fits = problems.findIndex((p) => p.length === 0);
+  if (fits < 0) {
+    report.findings.push(...problems[0]!.map((p) => `${where}: ${JSON.stringify(value)} ${p}`));
+    return;
+  }
+  // A literal list or object is held item by item and field by field
+  // (dimensions: [query] to its enum, a search filter's operator to its own).
+  const option = options[fits]!;
+  if (Array.isArray(value) && option.items !== undefined) {
+    const items = provider.description.schema(option.items);
+    value.forEach((item, i) => checkLiteral(`${where}[${i}]`, item, items, provider, report));
+  } else if (isObject(value) && isObject(option.properties)) {
+    for (const [field, sub] of Object.entries(value)) {
+      const property = (option.properties as JsonObject)[field];
+      if (property !== undefined) checkLiteral(`${where}.${field}`, sub, provider.description.schema(property), provider, report);
+    }
+  }
 }
 
 function literalProblems(value: unknown, schema: Schema, provider: Provider, description?: string): string[] {
@@ -267,7 +295,7 @@ function literalProblems(value: unknown, schema: Schema, provider: Provider, des
   const t = types(schema);
   const kind = value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value;
   if (t && !(t.has(kind) || (kind === "integer" && t.has("number")) || (kind === "number" && t.has("number")))) problems.push(`is ${kind}, where ${provider.source} has ${[...t].join(" or ")}`);
-  if (Array.isArray(schema.enum) && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) problems.push(`is not one of ${provider.source}'s ${JSON.stringify(schema.enum)}`);
+  if (Array.isArray(schema.enum) && !schema.enum.some((e) => sameEnum(provider, value, e))) problems.push(`is not one of ${provider.source}'s ${JSON.stringify(schema.enum)}`);
   if (typeof value === "number") {
     const max = statedMaximum(schema, description);
     if (max !== undefined && value > max) problems.push(`is above ${provider.source}'s maximum ${max}${typeof schema.maximum === "number" ? "" : ' (stated in its description: "(max ' + String(max) + ')")'}`);

@@ -160,7 +160,7 @@ function fromDiscovery(doc: JsonObject): JsonObject {
         const path = "/" + `${service}${String(method.flatPath ?? method.path)}`.replace(/^\//, "").replace(/\{\+/g, "{");
         const parameters = Object.entries(isObject(method.parameters) ? method.parameters : {}).map(([name, p]) => {
           const q = p as JsonObject;
-          const schema = discoverySchema(q) as JsonObject;
+          const { required: _required, ...schema } = discoverySchema(q) as JsonObject;
           const out: JsonObject = { name, in: q.location, schema: q.repeated === true ? { type: "array", items: schema } : schema };
           if (q.required === true) out.required = true;
           return out;
