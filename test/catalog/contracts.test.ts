@@ -242,3 +242,13 @@ describe("search-console-report against Google's Search Console discovery docume
     ]);
   });
 });
+
+describe("literature-scan and reference-check against Crossref's Swagger description", () => {
+  it("reads what the agent is shown through the published work list, and finds a field Crossref does not send", () => {
+    const scan = structuredClone(checked.find((c) => c.entry.name === "literature-scan")!.doc) as StepfileDocument;
+    const exposed = scan.tools!.crossref!.exposes![0] as { select: { map: [unknown, { object: Array<[string, unknown]> }] } };
+    exposed.select.map[1].object = exposed.select.map[1].object.map(([k, v]) => [k, k === "cited_by" ? { var: "cited-by-count" } : v]);
+    const report = checkEntry(scan, provider(bySource("crossref")));
+    expect(report.findings).toEqual([expect.stringMatching(/^select of searchWorks: the item\.cited-by-count reads cited-by-count, which Crossref's REST API Swagger description .* does not declare there \(it has /)]);
+  });
+});
