@@ -8,15 +8,18 @@
 // commit (or npm package and version) and the entries that call it
 // (./contracts/sources.ts).
 //
-// Looked at and not checked, and why (2026-12-01):
-// - HubSpot: @hubspot/api-client 14 is a typed SDK generated from HubSpot's
-//   specs, which it does not ship, and requires Node 22.
-// - Square: `square` 46 is a typed SDK (no OpenAPI file).
-// - Mailchimp (@mailchimp/mailchimp_marketing), Zendesk (node-zendesk): HTTP
-//   clients with no description.
-// - Google Search Console: @googleapis/searchconsole 11 is TypeScript
-//   generated from a discovery document it does not ship, and requires
-//   Node 22.
+// Looked at and not checked, and why (2026-12-02):
+// - Mailchimp: its Marketing API description (mailchimp/mailchimp-client-lib-codegen
+//   spec/marketing.json) is too large for the stored copy of the repository.
+// - Zendesk: its OpenAPI document is served from its developer site, and no
+//   copy is in a public repository.
+// - deps.dev publishes api.proto (google/deps.dev api/v3), not an OpenAPI
+//   description; checking it would need a proto converter.
+// - Wikimedia's summary route (wikimedia/restbase v1/summary.yaml) declares
+//   no content_urls, which the answer carries and wiki-brief reads.
+// - openFDA, Federal Register, Open Library, Greenhouse, Nager.Date,
+//   Frankfurter, World Bank, Census, FRED and USGS publish none in a public
+//   repository or on npm.
 // Every entry not checked here says in its README where its shapes come from.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
