@@ -17,9 +17,11 @@
 //   description; checking it would need a proto converter.
 // - Wikimedia's summary route (wikimedia/restbase v1/summary.yaml) declares
 //   no content_urls, which the answer carries and wiki-brief reads.
-// - openFDA, Federal Register, Open Library, Greenhouse, Nager.Date,
-//   Frankfurter, World Bank, Census, FRED and USGS publish none in a public
-//   repository or on npm.
+// - openFDA, Open Library, Nager.Date and FRED: none found in a public
+//   repository (the FRED OpenAPI files found are third parties' write-ups).
+// - Federal Register, Greenhouse, Frankfurter, World Bank, Census, USGS:
+//   their READMEs say none is on npm; public repositories were not searched
+//   for them in this pass.
 // Every entry not checked here says in its README where its shapes come from.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
