@@ -257,3 +257,15 @@ describe("literature-scan and reference-check against Crossref's Swagger descrip
     expect(report.findings).toEqual([expect.stringMatching(/^select of searchWorks: the item\.cited-by-count reads cited-by-count, which Crossref's REST API Swagger description .* does not declare there \(it has /)]);
   });
 });
+
+describe("dependency-upgrade-plan against deps.dev's api.proto", () => {
+  it("holds the declared fields to the proto3 JSON names, and finds a field under its proto name", () => {
+    const plan = structuredClone(checked.find((c) => c.entry.name === "dependency-upgrade-plan")!.doc) as StepfileDocument;
+    const doc = plan.tools!.depsdev!.openapi!.document as { paths: Record<string, Record<string, unknown>> };
+    // The version's default flag declared as the .proto spells it, not as the JSON API sends it.
+    const path = "/v3/systems/{versionKey.system}/packages/{versionKey.name}/versions/{versionKey.version}";
+    doc.paths[path] = JSON.parse(JSON.stringify(doc.paths[path]).replace('"isDefault"', '"is_default"')) as Record<string, unknown>;
+    const report = checkEntry(plan, provider(bySource("deps-dev")));
+    expect(report.findings).toEqual([expect.stringMatching(/^GetVersion \(GET .*\): 200 response: field is_default is not in google\/deps\.dev \(api\/v3\/api\.proto\) \(it has .*isDefault/)]);
+  });
+});
