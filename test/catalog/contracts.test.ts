@@ -13,8 +13,6 @@
 //   spec/marketing.json) is too large for the stored copy of the repository.
 // - Zendesk: its OpenAPI document is served from its developer site, and no
 //   copy is in a public repository.
-// - deps.dev publishes api.proto (google/deps.dev api/v3), not an OpenAPI
-//   description; checking it would need a proto converter.
 // - Wikimedia's summary route (wikimedia/restbase v1/summary.yaml) declares
 //   no content_urls, which the answer carries and wiki-brief reads.
 // - openFDA, Open Library, Nager.Date and FRED: none found in a public
