@@ -274,4 +274,11 @@ function main(argv: string[]): void {
   writeFileSync(output, JSON.stringify(merge(parts.filter((p) => Object.keys(p.paths as JsonObject).length > 0)), null, 1) + "\n");
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop()!)) main(process.argv.slice(2));
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop()!)) {
+  try {
+    main(process.argv.slice(2));
+  } catch (error) {
+    console.error(`keep.ts: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
+}
