@@ -13,20 +13,15 @@
 // for a one-time conversion.
 import type { JsonObject } from "../../../src/format/json-pointer.js";
 
+// proto3's JSON mapping: 32-bit integers are numbers, 64-bit ones strings.
+const INT32 = ["int32", "sint32", "sfixed32", "uint32", "fixed32"];
+const INT64 = ["int64", "sint64", "sfixed64", "uint64", "fixed64"];
 const SCALARS: Record<string, JsonObject> = {
+  ...Object.fromEntries(INT32.map((t) => [t, { type: "integer", format: "int32" }])),
+  ...Object.fromEntries(INT64.map((t) => [t, { type: "string", format: "int64" }])),
   string: { type: "string" },
   bytes: { type: "string", format: "byte" },
   bool: { type: "boolean" },
-  int32: { type: "integer", format: "int32" },
-  sint32: { type: "integer", format: "int32" },
-  sfixed32: { type: "integer", format: "int32" },
-  uint32: { type: "integer", format: "int32" },
-  fixed32: { type: "integer", format: "int32" },
-  int64: { type: "string", format: "int64" },
-  sint64: { type: "string", format: "int64" },
-  sfixed64: { type: "string", format: "int64" },
-  uint64: { type: "string", format: "int64" },
-  fixed64: { type: "string", format: "int64" },
   float: { type: "number", format: "float" },
   double: { type: "number", format: "double" },
   "google.protobuf.Timestamp": { type: "string", format: "date-time" },
