@@ -106,7 +106,7 @@ function swaggerParameter(p: JsonObject): JsonObject {
   return out;
 }
 
-function fromSwagger2(doc: JsonObject): JsonObject {
+export function fromSwagger2(doc: JsonObject): JsonObject {
   const d = refsToComponents(doc) as JsonObject;
   const base = typeof d.basePath === "string" && d.basePath !== "/" ? d.basePath.replace(/\/$/, "") : "";
   const shared = isObject(d.parameters) ? d.parameters : {};
@@ -151,7 +151,7 @@ function discoverySchema(s: unknown): unknown {
   );
 }
 
-function fromDiscovery(doc: JsonObject): JsonObject {
+export function fromDiscovery(doc: JsonObject): JsonObject {
   const paths: JsonObject = {};
   const service = typeof doc.servicePath === "string" ? doc.servicePath : "";
   const walk = (resources: unknown): void => {
