@@ -52,6 +52,19 @@ function section(readme: string, heading: string): string {
   return readme.slice(start, next < 0 ? undefined : next);
 }
 
+/**
+ * What in a README's API shapes section dates or versions its source: a
+ * day (2026-12-01), a commit (7 to 40 hex digits, at least one a digit and
+ * one a letter) or a package version (23.0.2). "API v1" alone is not one:
+ * it names the API, not the copy of its description that was read.
+ */
+function sourceMarks(text: string): string[] {
+  const days = text.match(/\b\d{4}-\d{2}-\d{2}\b/g) ?? [];
+  const commits = (text.match(/\b[0-9a-f]{7,40}\b/g) ?? []).filter((h) => /\d/.test(h) && /[a-f]/.test(h));
+  const versions = text.match(/\b\d+\.\d+\.\d+\b/g) ?? [];
+  return [...days, ...commits, ...versions];
+}
+
 function hostOf(url: string): string {
   return /^https?:\/\/([^/]+)/.exec(url)?.[1]?.toLowerCase() ?? "";
 }
@@ -74,6 +87,18 @@ describe.each(entries.map((e) => [e.name, e]))("catalog entry %s", (name, entry)
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/ agree, 0 differ\n$/);
     expect(tryIt!.output, "run npm run catalog:index to refresh the README's output").toBe(portableOutput(result.stdout, REPO_ROOT));
+  }, SLOW);
+
+  it("names a dated or versioned source under API shapes", async () => {
+    const { readme, doc } = await load(name);
+    const shapes = section(readme, "API shapes");
+    expect(shapes, "an ## API shapes section").not.toBe("");
+    // An entry that calls no API (its inputs are its only data) has no source to date, and says so.
+    if (!Object.values(doc.tools ?? {}).some((t) => t.openapi !== undefined || t.mcp !== undefined)) {
+      expect(shapes).toContain("No API");
+      return;
+    }
+    expect(sourceMarks(shapes), "API shapes names a date (YYYY-MM-DD), a commit or a package version (x.y.z) for where its shapes come from").not.toEqual([]);
   }, SLOW);
 
   it("says in What it needs where every variable it reads comes from", async () => {
@@ -120,6 +145,14 @@ describe.each(entries.map((e) => [e.name, e]))("catalog entry %s", (name, entry)
 });
 
 describe("the catalog as a whole", () => {
+  it("tells a dated or versioned source from an undated one", () => {
+    // The READMEs of issue 28 that named only a page and "API v1" failed this.
+    expect(sourceMarks("The Wikimedia REST API v1 `GET /page/summary/{title}` as documented at en.wikipedia.org/api/rest_v1/")).toEqual([]);
+    expect(sourceMarks("page (read 2026-12-02)")).toEqual(["2026-12-02"]);
+    expect(sourceMarks("api/v3/api.proto, commit 80ba010")).toEqual(["80ba010"]);
+    expect(sourceMarks("`@octokit/openapi` 23.0.2")).toEqual(["23.0.2"]);
+  });
+
   it("has an index that matches the entries (npm run catalog:index writes it)", async () => {
     const expected = indexText(root, await indexedEntries(root));
     expect(readFileSync(join(root, "README.md"), "utf8")).toBe(expected);

@@ -35,6 +35,15 @@ export interface Provider {
    * server's, declared by the entry as path parameters.
    */
   pathPrefix?: string | undefined;
+  /** Published operation ids a stepfile cannot use as names (HubSpot's hold `/` and `{}`), with the name entries give them. */
+  operationNames?: Record<string, string> | undefined;
+  /**
+   * "proto": the description's enums are protocol-buffer names (BY_PROPERTY,
+   * GOOGLE_NEWS), as Google's discovery documents give them, where the JSON
+   * API takes the same value in its documented spelling (byProperty,
+   * googleNews): enum values then compare without case and underscores.
+   */
+  enumNames?: "proto" | undefined;
 }
 
 /** The server variables a provider's path prefix holds ("store_hash"). */
@@ -46,6 +55,8 @@ export interface ContractReport {
   findings: string[];
   /** What was compared, so a test can tell a clean report from an empty one. */
   checked: { operations: number; parameters: number; fields: number; literals: number; paths: number };
+  /** What the entry declares for this provider, so a test can tell that every one of them was compared. */
+  declared: { operations: number; parameters: number };
 }
 
 interface DeclaredOperation {
@@ -57,12 +68,14 @@ interface DeclaredOperation {
 }
 
 export function checkEntry(stepfile: StepfileDocument, provider: Provider): ContractReport {
-  const report: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 } };
+  const report: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 }, declared: { operations: 0, parameters: 0 } };
   const declared = new Map<string, DeclaredOperation>();
   for (const [name, tool] of Object.entries(stepfile.tools ?? {})) {
     if (tool.openapi?.server !== provider.server || !isObject(tool.openapi.document)) continue;
     for (const op of declaredOperations(name, tool)) declared.set(String(op.op.operationId), op);
   }
+  report.declared.operations = declared.size;
+  for (const d of declared.values()) report.declared.parameters += Array.isArray(d.op.parameters) ? d.op.parameters.length : 0;
   const published = new Map<string, PublishedOperation>();
   for (const [id, d] of declared) {
     const where = `${id} (${d.method.toUpperCase()} ${d.path})`;
@@ -75,8 +88,9 @@ export function checkEntry(stepfile: StepfileDocument, provider: Provider): Cont
     }
     report.checked.operations++;
     published.set(id, pub);
-    // A description that names no operation (Open-Meteo's has no operationIds) leaves the name to the entry.
-    if (pub.operationId !== "" && pub.operationId.replaceAll("/", "-") !== id) report.findings.push(`${where}: ${provider.source} names it ${pub.operationId}`);
+    const name = provider.operationNames?.[pub.operationId] ?? pub.operationId.replaceAll("/", "-");
+    // A description that names no operation (Crossref's) has no name to hold the entry to.
+    if (pub.operationId !== "" && name !== id) report.findings.push(`${where}: ${provider.source} names it ${pub.operationId}`);
     checkParameters(where, d, pub, provider, report);
     checkBody(where, d, pub, provider, report);
     checkResponses(where, d, pub, provider, report);
@@ -110,12 +124,13 @@ function checkParameters(where: string, d: DeclaredOperation, pub: PublishedOper
   const params = (Array.isArray(d.op.parameters) ? d.op.parameters : []).map((p) => local(d.doc, p));
   for (const p of params) {
     const name = String(p.name);
-    if (p.in === "header" && Object.keys(provider.commonHeaders).some((h) => h.toLowerCase() === name.toLowerCase())) continue;
     report.checked.parameters++;
     if (p.in === "path" && prefixVariables(provider).includes(name)) {
       if (p.required !== true) report.findings.push(`${where}: parameter ${name} is a path parameter and must be required`);
       continue;
     }
+    // A header the provider documents for every request (Square-Version, X-GitHub-Api-Version) is checked by name against that list.
+    if (p.in === "header" && Object.keys(provider.commonHeaders).some((h) => h.toLowerCase() === name.toLowerCase())) continue;
     const match = pub.parameters.find((q) => q.name === name);
     if (!match) {
       report.findings.push(`${where}: parameter ${name} is not in ${provider.source}`);
@@ -254,7 +269,7 @@ function compareSchema(where: string, declared: Schema, published: Schema, provi
   // Against anyOf/oneOf, the declared shape must fit one of the alternatives.
   let best: string[] | undefined;
   for (const option of options) {
-    const trial: ContractReport = { findings: [], checked: { ...report.checked } };
+    const trial: ContractReport = { findings: [], checked: { ...report.checked }, declared: report.declared };
     compareOne(where, declared, option, provider, trial, doc, description);
     if (!best || trial.findings.length < best.length) best = trial.findings;
     if (trial.findings.length === 0) {
@@ -275,7 +290,7 @@ function compareOne(where: string, declared: Schema, published: Schema, provider
     }
   }
   if (Array.isArray(declared.enum) && Array.isArray(published.enum)) {
-    const extra = declared.enum.filter((v) => !(published.enum as unknown[]).includes(v));
+    const extra = declared.enum.filter((v) => !(published.enum as unknown[]).some((e) => sameEnum(provider, v, e)));
     if (extra.length > 0) report.findings.push(`${where}: enum values ${JSON.stringify(extra)} are not among ${provider.source}'s ${JSON.stringify(published.enum)}`);
   }
   if (declared.default !== undefined && published.default !== undefined && JSON.stringify(declared.default) !== JSON.stringify(published.default)) {
@@ -298,6 +313,12 @@ function compareOne(where: string, declared: Schema, published: Schema, provider
   if (declared.items !== undefined && published.items !== undefined) {
     compareSchema(`${where}[]`, local(doc, declared.items), provider.description.schema(published.items), provider, report, doc);
   }
+}
+
+/** Whether a value is a published enum value, in the provider's spelling of enums. */
+function sameEnum(provider: Provider, value: unknown, published: unknown): boolean {
+  const spell = (v: unknown): string => (provider.enumNames === "proto" && typeof v === "string" ? v.replaceAll("_", "").toLowerCase() : JSON.stringify(v));
+  return spell(value) === spell(published);
 }
 
 function nearest(name: string, names: string[]): string {
@@ -335,8 +356,38 @@ function checkLiteral(where: string, value: unknown, schema: Schema, provider: P
   report.checked.literals++;
   const options = alternatives(schema, provider);
   const problems = options.map((option) => literalProblems(value, option, provider, description));
-  if (problems.some((p) => p.length === 0)) return;
-  report.findings.push(...problems[0]!.map((p) => `${where}: ${JSON.stringify(value)} ${p}`));
+  const fitting = options.filter((_, i) => problems[i]!.length === 0);
+  if (fitting.length === 0) {
+    report.findings.push(...problems[0]!.map((p) => `${where}: ${JSON.stringify(value)} ${p}`));
+    return;
+  }
+  // Of the alternatives the value fits at its top, the one its items and
+  // fields fit too (Intercom's compound query has `operator` and `value`
+  // like a single filter, but its value is a list of filters).
+  const deep = fitting.map((option) => {
+    const scratch: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 }, declared: { operations: 0, parameters: 0 } };
+    checkParts(where, value, option, provider, scratch);
+    return scratch;
+  });
+  const chosen = deep.find((r) => r.findings.length === 0) ?? deep[0]!;
+  report.findings.push(...chosen.findings);
+  report.checked.literals += chosen.checked.literals;
+}
+
+/**
+ * A literal list or object held item by item and field by field
+ * (dimensions: [query] to its enum, a search filter's operator to its own).
+ */
+function checkParts(where: string, value: unknown, option: Schema, provider: Provider, report: ContractReport): void {
+  if (Array.isArray(value) && option.items !== undefined) {
+    const items = provider.description.schema(option.items);
+    value.forEach((item, i) => checkLiteral(`${where}[${i}]`, item, items, provider, report));
+  } else if (isObject(value) && isObject(option.properties)) {
+    for (const [field, sub] of Object.entries(value)) {
+      const property = (option.properties as JsonObject)[field];
+      if (property !== undefined) checkLiteral(`${where}.${field}`, sub, provider.description.schema(property), provider, report);
+    }
+  }
 }
 
 function literalProblems(value: unknown, schema: Schema, provider: Provider, description?: string): string[] {
@@ -344,20 +395,13 @@ function literalProblems(value: unknown, schema: Schema, provider: Provider, des
   const t = types(schema);
   const kind = value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value;
   if (t && !(t.has(kind) || (kind === "integer" && t.has("number")) || (kind === "number" && t.has("number")))) problems.push(`is ${kind}, where ${provider.source} has ${[...t].join(" or ")}`);
-  if (Array.isArray(schema.enum) && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) problems.push(`is not one of ${provider.source}'s ${JSON.stringify(schema.enum)}`);
+  if (Array.isArray(schema.enum) && !schema.enum.some((e) => sameEnum(provider, value, e))) problems.push(`is not one of ${provider.source}'s ${JSON.stringify(schema.enum)}`);
   if (typeof value === "number") {
     const max = statedMaximum(schema, description);
     if (max !== undefined && value > max) problems.push(`is above ${provider.source}'s maximum ${max}${typeof schema.maximum === "number" ? "" : ' (stated in its description: "(max ' + String(max) + ')")'}`);
     if (typeof schema.minimum === "number" && value < schema.minimum) problems.push(`is below ${provider.source}'s minimum ${schema.minimum}`);
   }
   if (typeof value === "string" && typeof schema.maxLength === "number" && value.length > schema.maxLength) problems.push(`is longer than ${provider.source}'s maxLength ${schema.maxLength}`);
-  if (Array.isArray(value) && schema.items !== undefined) {
-    const items = provider.description.schema(schema.items);
-    if (Array.isArray(items.enum)) {
-      const unknown = value.filter((v) => !(items.enum as unknown[]).some((e) => JSON.stringify(e) === JSON.stringify(v)));
-      if (unknown.length > 0) problems.push(`has items ${JSON.stringify(unknown)}, which are not among ${provider.source}'s ${JSON.stringify(items.enum)}`);
-    }
-  }
   if (isObject(value) && !isExpression(value) && isObject(schema.properties)) {
     for (const name of Object.keys(value)) {
       if (!(name in schema.properties) && !isObject(schema.additionalProperties)) problems.push(`has field ${name}, which ${provider.source} does not list`);
@@ -479,9 +523,18 @@ class PathReader {
     if (ITERATORS.has(op)) {
       const list = this.walk(args[0], scope);
       const item = list ? this.items(list) : undefined;
+      let mapped: Schema | undefined;
       if (op === "sort_by" && item && typeof args[1] === "string") this.resolve(item, args[1].split("."), "sort_by");
-      else this.walk(args[1], { ...scope, item });
+      else mapped = this.walk(args[1], { ...scope, item });
+      // A map of a response's part onto another part (each page's vulns) is a list of that part.
+      if (op === "map") return mapped ? { type: "array", items: mapped } : undefined;
       return op === "filter" || op === "sort_by" ? list : undefined;
+    }
+    if (op === "flatten") {
+      // One level of nesting removed: a list of lists of records is a list of records.
+      const list = this.walk(args[0], scope);
+      const inner = list ? this.items(list) : undefined;
+      return inner && inner.items !== undefined ? inner : list;
     }
     if (op === "join") {
       const left = this.walk(args[0], scope);

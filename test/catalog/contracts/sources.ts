@@ -35,6 +35,10 @@ export interface ProviderSource {
    * longer matches one, so none outlives the mistake it covers.
    */
   waivers?: Array<{ findings: string[]; why: string }>;
+  /** Published operation ids that are not stepfile names (`^[a-zA-Z0-9_-]{1,64}$`), with the name the entries expose instead. */
+  operationNames?: Record<string, string>;
+  /** "proto" when the description's enums are protocol-buffer names for values the JSON API spells otherwise (see check-entry.ts). */
+  enumNames?: "proto";
   /** The catalog entries that call this server; the test holds the catalog to this list. */
   entries: string[];
   /** The description file to read. */
