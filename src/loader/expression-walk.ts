@@ -9,7 +9,7 @@ import { checkExpression, checkTemplate, type CheckContext, type ExpressionCheck
 import { parsePath } from "../format/path.js";
 import type { PathSegment } from "../format/source.js";
 import type { StepfileDocument } from "../format/types.js";
-import type { RawIssue } from "./rules/rule.js";
+import type { RawIssue } from "./raw-issue.js";
 
 export const EXPRESSION = "expression";
 

@@ -15,7 +15,7 @@ import type { StepfileDocument, ToolDef } from "../format/types.js";
 import { byPlace, loadStepfileText, placeIssues, readStepfileText, type LoadedStepfile } from "./load.js";
 import { WARNING_RULES } from "./rules/index.js";
 import { pinnedDocumentUnchecked } from "./rules/pinned-document-unchecked.js";
-import type { RawIssue } from "./rules/rule.js";
+import type { RawIssue } from "./raw-issue.js";
 import { runRules } from "./rules/run.js";
 import { syntax } from "./rules/syntax.js";
 

@@ -11,7 +11,7 @@ import type { StepfileDocument } from "../format/types.js";
 import { compileStepfile, type CompiledStepfile } from "./compile.js";
 import { FileFacts } from "./rules/facts.js";
 import { fileSize } from "./rules/file-size.js";
-import type { RawIssue } from "./rules/rule.js";
+import type { RawIssue } from "./raw-issue.js";
 import { runRules } from "./rules/run.js";
 import { schema } from "./rules/schema.js";
 import { structure } from "./rules/structure.js";

@@ -6,7 +6,8 @@
 // line like any other, instead of the canonicalizer's bare throw (which was
 // an `internal error` naming no file, issue 29).
 import type { PathSegment } from "../../format/source.js";
-import type { RawIssue, Rule } from "./rule.js";
+import type { RawIssue } from "../raw-issue.js";
+import type { Rule } from "./rule.js";
 
 export const canonicalForm: Rule = {
   id: "canonical-form",

@@ -8,7 +8,7 @@ import { walkExpressions } from "../expression-walk.js";
 import { operationInputs, type OperationInputs } from "../operation-inputs.js";
 import { walkPaths } from "../path-walk.js";
 import { inlineOperations, inlineResponseSchemas, type InlineOperation, type OperationResponses } from "../response-schemas.js";
-import type { RawIssue } from "./rule.js";
+import type { RawIssue } from "../raw-issue.js";
 
 export class FileFacts {
   private exposedMemo?: Map<string, string>;

@@ -3,7 +3,8 @@
 // --check and stepgate_validate fetch it (src/loader/findings.ts); when they
 // do not, this finding names the tool and the rules that did not run, never
 // a silence that reads as "checked". Serving fetches it at preflight.
-import type { RawIssue, StageRule } from "./rule.js";
+import type { RawIssue } from "../raw-issue.js";
+import type { StageRule } from "./rule.js";
 
 export const pinnedDocumentUnchecked: StageRule & { finding(toolId: string, url: string, reason: string, rules: readonly string[]): RawIssue } = {
   id: "pinned-document-unchecked",

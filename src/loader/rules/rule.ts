@@ -8,18 +8,6 @@ import type { FileFacts } from "./facts.js";
 
 export type Severity = "error" | "warning";
 
-/** One finding as a check makes it, before it is placed (line and column) by the loader. */
-export interface RawIssue {
-  path: PathSegment[];
-  message: string;
-  /** Point at the key of the last path segment rather than its value. */
-  atKey?: boolean;
-  /** A likely mistake no rule of the format forbids: reported, never refused. */
-  warning?: true;
-  /** The id of the rule that found it (index.ts). */
-  rule?: string;
-}
-
 export interface RuleInfo {
   /** Lowercase words joined by hyphens; what `--ignore`, `--json`'s `rule` and SARIF's `ruleId` carry. */
   readonly id: string;

@@ -6,7 +6,8 @@
 import type { StepfileDocument } from "../../format/types.js";
 import { FileFacts } from "./facts.js";
 import { ERROR_RULES, WARNING_RULES } from "./index.js";
-import type { RawIssue, RuleContext, Severity } from "./rule.js";
+import type { RawIssue } from "../raw-issue.js";
+import type { RuleContext, Severity } from "./rule.js";
 
 export function runRules(doc: StepfileDocument, severity: Severity, facts = new FileFacts(doc)): RawIssue[] {
   const found: RawIssue[] = [];

@@ -4,7 +4,8 @@
 // it makes is what runs.
 import { compileStepfile, type CompiledStepfile } from "../compile.js";
 import type { StepfileDocument } from "../../format/types.js";
-import type { RawIssue, StageRule } from "./rule.js";
+import type { RawIssue } from "../raw-issue.js";
+import type { StageRule } from "./rule.js";
 
 export const schema: StageRule & { check(doc: StepfileDocument): { compiled?: CompiledStepfile; issues: RawIssue[] } } = {
   id: "schema",

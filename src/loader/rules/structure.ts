@@ -8,7 +8,8 @@ import { pointerPath } from "../../format/path.js";
 import { pathString } from "../../format/source.js";
 import { capText } from "../../quote.js";
 import validate from "../structure-check.js";
-import type { RawIssue, StageRule } from "./rule.js";
+import type { RawIssue } from "../raw-issue.js";
+import type { StageRule } from "./rule.js";
 
 export const structure: StageRule & { check(data: unknown): RawIssue[] } = {
   id: "structure",
