@@ -10,9 +10,8 @@
 // run; with --offline, or when it cannot be fetched, a finding says which
 // checks did not run.
 import { StepfileUnreadable, type Issue } from "../errors.js";
-import { closestNames } from "../format/closest-names.js";
 import { fileFindings, type FindingOptions } from "../loader/findings.js";
-import { ALL_RULES, ruleById } from "../loader/rules/index.js";
+import { ignoreProblem } from "../loader/rules/index.js";
 import { capText } from "../quote.js";
 import { mayBeArazzoFile } from "../arazzo/detect.js";
 import { isStepfilePath, resolveArgument, UnknownCatalogName } from "./catalog.js";
@@ -29,14 +28,9 @@ export interface FileReport {
 
 export async function checkMode(options: Options, out: (text: string) => void, err: (line: string) => void = () => undefined): Promise<number> {
   for (const id of options.ignore) {
-    const rule = ruleById(id);
-    if (rule?.severity === "warning") continue;
-    const near = closestNames(id, ALL_RULES.filter((r) => r.severity === "warning").map((r) => r.id))[0];
-    err(
-      rule
-        ? `stepgate: --ignore ${id}: ${id} is a refusal (a rule of the format), so a file that breaks it does not load; only warnings can be turned off`
-        : `stepgate: --ignore ${id}: no rule has this id${near ? `; did you mean ${near}?` : ""} (docs/checks.md lists them)`,
-    );
+    const problem = ignoreProblem(id);
+    if (problem === undefined) continue;
+    err(`stepgate: --ignore ${id}: ${problem}`);
     return 2;
   }
   const findingOptions: FindingOptions = { ignore: new Set(options.ignore), ...(options.offline ? { unfetched: "--offline skips fetching" } : { fetchPinned: await pinnedFetcher(options) }) };

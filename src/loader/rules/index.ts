@@ -19,6 +19,7 @@
 // A rule whose finding is the load's own work failing (the read, the parse,
 // the structure schema, the compile, a pinned document's fetch) is a
 // StageRule (rule.ts), in STAGE_RULES, reported by that step of the load.
+import { closestNames } from "../../format/closest-names.js";
 import { agentWrite } from "./agent-write.js";
 import { callArguments } from "./call-arguments.js";
 import { canonicalForm } from "./canonical-form.js";
@@ -104,6 +105,19 @@ export const STAGE_RULES: readonly StageRule[] = [fileSize, syntax, duplicateJso
 export const ALL_RULES: readonly RuleInfo[] = [...STAGE_RULES, ...ERROR_RULES, ...WARNING_RULES];
 
 const byId = new Map(ALL_RULES.map((r) => [r.id, r]));
+
+/**
+ * Why `id` cannot be turned off for one run (`--ignore`, stepgate_validate's
+ * `ignore`), or undefined when it can: only a warning can, since a file that
+ * breaks an error does not load.
+ */
+export function ignoreProblem(id: string): string | undefined {
+  const rule = byId.get(id);
+  if (rule?.severity === "warning") return undefined;
+  if (rule) return `${id} is a refusal (a rule of the format), so a file that breaks it does not load; only warnings can be turned off`;
+  const near = closestNames(id, ALL_RULES.filter((r) => r.severity === "warning").map((r) => r.id))[0];
+  return `no rule has this id${near ? `; did you mean ${near}?` : ""} (docs/checks.md lists them)`;
+}
 
 export function ruleById(id: string): RuleInfo | undefined {
   return byId.get(id);
