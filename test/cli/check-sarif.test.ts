@@ -5,20 +5,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import AjvDraft04Module from "ajv-draft-04";
-import addFormatsModule from "ajv-formats";
 import { afterAll, describe, expect, it } from "vitest";
 import { ALL_RULES, ruleById } from "../../src/loader/rules/index.js";
 import { stepgate } from "../offline/cli.js";
 import { FOUR_MISTAKES, LEND_BOOKS } from "../support/lend-books.js";
 import { REPO_ROOT } from "../support/paths.js";
+import { sarifAjv as ajv, validSarif } from "../support/sarif.js";
 
-const schema = JSON.parse(readFileSync(new URL("../fixtures/sarif/sarif-schema-2.1.0.json", import.meta.url), "utf8")) as object;
-// Both packages ship CommonJS whose default export TypeScript sees as a namespace (as src/jsonschema/ajv.ts says of ajv-formats).
-const AjvDraft04 = AjvDraft04Module as unknown as typeof AjvDraft04Module.default;
-const ajv = new AjvDraft04({ allErrors: true, strict: false });
-(addFormatsModule as unknown as (a: typeof ajv) => typeof ajv)(ajv);
-const validSarif = ajv.compile(schema);
 
 // Under the repository (the CLI's working folder), so SARIF names them by relative URI as code scanning wants.
 const dir = mkdtempSync(join(REPO_ROOT, "test", "fixtures", ".sarif-"));

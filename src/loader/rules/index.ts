@@ -17,10 +17,14 @@
 // 3. Give it a section in docs/checks.md with a wrong and a fixed example
 //    (test/docs/checks-doc.test.ts loads both).
 // A rule whose finding is the load's own work failing (the read, the parse,
-// the structure schema, the compile, a pinned document's fetch) is a
+// the structure schema, the compile, a pinned document's fetch, an Arazzo
+// document's reading and conversion) is a
 // StageRule (rule.ts), in STAGE_RULES, reported by that step of the load.
 import { closestNames } from "../../format/closest-names.js";
 import { agentWrite } from "./agent-write.js";
+import { arazzoSchema } from "./arazzo-schema.js";
+import { arazzoUnconvertible } from "./arazzo-unconvertible.js";
+import { arazzoUnvalidated } from "./arazzo-unvalidated.js";
 import { callArguments } from "./call-arguments.js";
 import { canonicalForm } from "./canonical-form.js";
 import { credentialsRule } from "./credentials.js";
@@ -99,7 +103,7 @@ export const WARNING_RULES: readonly Rule[] = [
 ];
 
 /** The rules the load's own steps report (rule.ts, StageRule), in the order a load meets them. */
-export const STAGE_RULES: readonly StageRule[] = [fileSize, syntax, duplicateJsonKey, structure, schema, pinnedDocumentUnchecked];
+export const STAGE_RULES: readonly StageRule[] = [fileSize, syntax, duplicateJsonKey, structure, schema, pinnedDocumentUnchecked, arazzoSchema, arazzoUnconvertible, arazzoUnvalidated];
 
 /** Every rule that can be reported: what SARIF's tool.driver.rules and docs/checks.md list. */
 export const ALL_RULES: readonly RuleInfo[] = [...STAGE_RULES, ...ERROR_RULES, ...WARNING_RULES];

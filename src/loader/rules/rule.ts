@@ -34,13 +34,16 @@ export interface Rule extends RuleInfo {
  * a check of a parsed document: reading the file (`file-size`), parsing it
  * (`syntax`, `duplicate-json-key`), the structure schema every later check
  * relies on (`structure`), compiling schemas and predicates (`schema`), and
- * fetching a pinned document (`pinned-document-unchecked`). Its file holds
+ * fetching a pinned document (`pinned-document-unchecked`), and reading or
+ * converting an Arazzo document (`arazzo-schema`, `arazzo-unconvertible`,
+ * `arazzo-unvalidated`). Its file holds
  * its id, description and severity and, where the stage allows, the check
  * itself; `stage` names the step of the load that reports it. Running it
  * apart from that step would mean a second read, parse or compile.
  */
 export interface StageRule extends RuleInfo {
-  readonly stage: "read" | "parse" | "structure" | "compile" | "fetch";
+  /** `convert`: an Arazzo document's reading or conversion (src/arazzo/), before its workflows load as stepfiles. */
+  readonly stage: "read" | "parse" | "structure" | "compile" | "fetch" | "convert";
 }
 
 export interface RuleContext {
