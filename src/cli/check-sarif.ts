@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { SarifBuilder, SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } from "node-sarif-builder";
 import type { Issue } from "../errors.js";
 import { ALL_RULES } from "../loader/rules/index.js";
-import type { FileReport } from "./check.js";
+import type { FileReport } from "./check-report.js";
 import { packageVersion } from "./package-root.js";
 
 /** `resolve` gives the file a report's argument names (a catalog name is resolved to its file), or undefined. */

@@ -15,16 +15,9 @@ import { ignoreProblem } from "../loader/rules/index.js";
 import { capText } from "../quote.js";
 import { mayBeArazzoFile } from "../arazzo/detect.js";
 import { isStepfilePath, resolveArgument, UnknownCatalogName } from "./catalog.js";
+import type { FileReport } from "./check-report.js";
 import type { Options } from "./options.js";
 
-export interface FileReport {
-  file: string;
-  valid: boolean;
-  errors: Issue[];
-  warnings: Issue[];
-  /** Why the file could not be read or named. */
-  unreadable?: string;
-}
 
 export async function checkMode(options: Options, out: (text: string) => void, err: (line: string) => void = () => undefined): Promise<number> {
   for (const id of options.ignore) {
