@@ -13,9 +13,7 @@ export const canonicalForm: Rule = {
   id: "canonical-form",
   severity: "error",
   description: "A string or key holds a lone UTF-16 surrogate, or a number is NaN or infinite (.nan, .inf, 1e999): canonical JSON (and so the stepfile's identity) cannot hold it.",
-  check({ doc, report }) {
-    for (const issue of canonicalFormIssues(doc)) report(issue.path, issue.message, issue.atKey);
-  },
+  check: ({ doc, reportAll }) => reportAll(canonicalFormIssues(doc)),
 };
 
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

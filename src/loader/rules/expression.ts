@@ -10,7 +10,5 @@ export const expression: Rule = {
   id: EXPRESSION,
   severity: "error",
   description: "An expression uses an unknown operator or a malformed one, reads a step, let entry or call that is not an earlier one, or uses results where it may not.",
-  check({ facts, report }) {
-    for (const issue of facts.expressions(EXPRESSION)) report(issue.path, issue.message, issue.atKey);
-  },
+  check: ({ facts, reportAll }) => reportAll(facts.expressions(EXPRESSION)),
 };

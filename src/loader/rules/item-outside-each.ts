@@ -7,7 +7,5 @@ export const itemOutsideEach: Rule = {
   id: "item-outside-each",
   severity: "warning",
   description: "A mechanical step's template reads item outside the arguments of a call with each, where item is not bound.",
-  check({ facts, report }) {
-    for (const issue of facts.expressions(itemOutsideEach.id)) report(issue.path, issue.message, issue.atKey);
-  },
+  check: ({ facts, reportAll }) => reportAll(facts.expressions(itemOutsideEach.id)),
 };

@@ -4,6 +4,7 @@
 // is index.ts; the one pass that runs them is run.ts.
 import type { PathSegment } from "../../format/source.js";
 import type { StepfileDocument } from "../../format/types.js";
+import type { RawIssue } from "../raw-issue.js";
 import type { FileFacts } from "./facts.js";
 
 export type Severity = "error" | "warning";
@@ -52,4 +53,6 @@ export interface RuleContext {
   readonly facts: FileFacts;
   /** Report a finding of this rule at `path`; `atKey` points at the key of its last segment rather than its value. */
   report(path: PathSegment[], message: string, atKey?: boolean): void;
+  /** Report each finding a shared walk made for this rule (facts.expressions, facts.paths), at its path. */
+  reportAll(issues: Iterable<RawIssue>): void;
 }

@@ -13,10 +13,14 @@ export function runRules(doc: StepfileDocument, severity: Severity, facts = new 
   const found: RawIssue[] = [];
   const warning = severity === "warning";
   for (const rule of warning ? WARNING_RULES : ERROR_RULES) {
+    const report: RuleContext["report"] = (path, message, atKey) => found.push({ path, message, ...(warning ? { warning: true as const } : {}), rule: rule.id, ...(atKey ? { atKey } : {}) });
     const context: RuleContext = {
       doc,
       facts,
-      report: (path, message, atKey) => found.push({ path, message, ...(warning ? { warning: true as const } : {}), rule: rule.id, ...(atKey ? { atKey } : {}) }),
+      report,
+      reportAll: (issues) => {
+        for (const issue of issues) report(issue.path, issue.message, issue.atKey);
+      },
     };
     rule.check(context);
   }

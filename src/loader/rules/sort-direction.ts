@@ -7,7 +7,5 @@ export const sortDirection: Rule = {
   id: "sort-direction",
   severity: "warning",
   description: 'sort_by\'s direction is a literal other than "asc" or "desc", so sort_by gives null.',
-  check({ facts, report }) {
-    for (const issue of facts.expressions(sortDirection.id)) report(issue.path, issue.message, issue.atKey);
-  },
+  check: ({ facts, reportAll }) => reportAll(facts.expressions(sortDirection.id)),
 };
