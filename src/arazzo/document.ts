@@ -13,6 +13,9 @@ import { StepfileInvalid, type Issue } from "../errors.js";
 import { isObject, type JsonObject } from "../format/json-pointer.js";
 import { parseSource, pathString, type ParsedSource, type PathSegment } from "../format/source.js";
 import { createAjv } from "../jsonschema/ajv.js";
+import { arazzoSchema } from "../loader/rules/arazzo-schema.js";
+import { arazzoUnvalidated } from "../loader/rules/arazzo-unvalidated.js";
+import { syntax } from "../loader/rules/syntax.js";
 import schema10 from "./schemas/arazzo-1-0.js";
 import schema11 from "./schemas/arazzo-1-1.js";
 import schema12 from "./schemas/arazzo-1-2.js";
@@ -46,7 +49,7 @@ function validatorFor(minor: string): ValidateFunction | undefined {
 
 export function readArazzo(text: string, source: string): ArazzoDocument {
   const parsed = parseSource(text);
-  if ("issues" in parsed) throw new StepfileInvalid(parsed.issues, source);
+  if ("issues" in parsed) throw new StepfileInvalid(parsed.issues.map((i) => ({ ...i, rule: syntax.id })), source);
   if (!isArazzoData(parsed.data)) throw new StepfileInvalid([{ path: "", message: "this is not an Arazzo document: it has no top-level arazzo field" }], source);
   const data = parsed.data as JsonObject;
   const version = String(data.arazzo);
@@ -54,11 +57,11 @@ export function readArazzo(text: string, source: string): ArazzoDocument {
   const validate = validatorFor(minor);
   const notes: Issue[] = [];
   if (!validate) {
-    notes.push({ path: "arazzo", message: `Arazzo ${version} has no published JSON Schema here (1.0, 1.1 and 1.2 do); the document was not validated against one` });
+    notes.push({ path: "arazzo", message: `Arazzo ${version} has no published JSON Schema here (1.0, 1.1 and 1.2 do); the document was not validated against one`, rule: arazzoUnvalidated.id });
   } else if (!validate(data)) {
     const { errors, skipped } = schemaIssues(validate.errors ?? [], data, parsed);
-    if (errors.length > 0) throw new StepfileInvalid(errors, source);
-    if (skipped) notes.push({ path: "workflows", message: "steps with the Arazzo 1.2 draft's actor-in-the-loop fields (interaction, onTimeout, onCancel: OAI/Arazzo-Specification pull request #568) were not validated: the published schemas predate them" });
+    if (errors.length > 0) throw new StepfileInvalid(errors.map((i) => ({ ...i, rule: arazzoSchema.id })), source);
+    if (skipped) notes.push({ path: "workflows", message: "steps with the Arazzo 1.2 draft's actor-in-the-loop fields (interaction, onTimeout, onCancel: OAI/Arazzo-Specification pull request #568) were not validated: the published schemas predate them", rule: arazzoUnvalidated.id });
   }
   return { data, version, locate: (p) => parsed.locate(p), notes };
 }

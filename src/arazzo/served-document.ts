@@ -6,6 +6,7 @@ import { StepfileInvalid, StepfileUnreadable, type Issue } from "../errors.js";
 import { readBounded } from "../format/read-bounded.js";
 import { DEFAULT_MAX_STEPFILE_BYTES } from "../limits.js";
 import { loadStepfileText, type LoadCache, type LoadedStepfile } from "../loader/load.js";
+import { arazzoUnconvertible } from "../loader/rules/arazzo-unconvertible.js";
 import { convertDocument, type Conversion } from "./convert.js";
 import { mayBeArazzo } from "./detect.js";
 import { readArazzo } from "./document.js";
@@ -58,7 +59,7 @@ export function refusalIssues(conversion: Conversion, text: string, path: string
     const stepIndex = r.step === undefined ? -1 : (workflow?.steps ?? []).findIndex((s) => s.stepId === r.step);
     const at = stepIndex >= 0 ? ["workflows", r.index, "steps", stepIndex] : ["workflows", r.index];
     const where = doc.locate(at);
-    return { path: stepIndex >= 0 ? `workflows[${r.index}].steps[${stepIndex}]` : `workflows[${r.index}]`, message: `refused: ${refusalLine(r)}`, ...(where ? { line: where.line, column: where.column } : {}) };
+    return { path: stepIndex >= 0 ? `workflows[${r.index}].steps[${stepIndex}]` : `workflows[${r.index}]`, message: `refused: ${refusalLine(r)}`, ...(where ? { line: where.line, column: where.column } : {}), rule: arazzoUnconvertible.id };
   });
 }
 
@@ -93,7 +94,8 @@ export async function checkArazzoDocument(path: string, text: string, options: A
   const errors = refusalIssues(load.conversion, text, path);
   const warnings = [...load.conversion.notes];
   for (const [i, w] of load.workflows.entries()) {
-    const named = (issue: Issue): Issue => ({ path: `${load.conversion.converted[i]!.workflowId}: ${issue.path}`, message: issue.message });
+    // The converted stepfile's line and column are not the document's, so they are left out; the rule id stays (--ignore, SARIF).
+    const named = (issue: Issue): Issue => ({ path: `${load.conversion.converted[i]!.workflowId}: ${issue.path}`, message: issue.message, ...(issue.rule ? { rule: issue.rule } : {}) });
     try {
       warnings.push(...loadStepfileText(w.text, w.source).warnings.map(named));
     } catch (error) {

@@ -36,8 +36,16 @@ export const AUTHORING_TOOLS = [
   },
   {
     name: "stepgate_validate",
-    description: "Check a draft stepfile (YAML or JSON text): every issue with its path and line:column, the TODO: markers left, or its id, identity and steps, its warnings (what loads but would silently fail, each with line:column) and whether stepgate_try would start it.",
-    inputSchema: { type: "object", required: ["text"], properties: { text: { type: "string", description: "The draft's YAML or JSON text." } } },
+    description:
+      "Check a draft stepfile (YAML or JSON text): every issue with its path and line:column, the TODO: markers left, or its id, identity and steps, its warnings (what loads but would silently fail, each with line:column and a rule id) and whether stepgate_try would start it. ignore turns warning rules off for this call, like stepgate --check --ignore.",
+    inputSchema: {
+      type: "object",
+      required: ["text"],
+      properties: {
+        text: { type: "string", description: "The draft's YAML or JSON text." },
+        ignore: { type: "array", items: { type: "string" }, description: "Warning rule ids (as each warning names them, e.g. unexplained-gate) to leave out of this answer; an error cannot be turned off." },
+      },
+    },
   },
   {
     name: "stepgate_try",

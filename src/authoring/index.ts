@@ -5,6 +5,7 @@
 // is first called, as the CLI's modes do: listing the catalog must not wait
 // for the loader, the engine, the markdown reader and the OpenAPI tools.
 import { InternalError } from "../errors.js";
+import { capText } from "../quote.js";
 import type { Approver } from "../engine/context.js";
 import type { RunEvents } from "../engine/events.js";
 import type { RunRegistry } from "../engine/registry.js";
@@ -93,8 +94,15 @@ export class Authoring {
       }
       case "stepgate_validate": {
         if (typeof args.text !== "string") return usage("stepgate_validate needs text, the draft's YAML or JSON");
+        const ignore = args.ignore ?? [];
+        if (!Array.isArray(ignore) || !ignore.every((id) => typeof id === "string")) return usage("stepgate_validate's ignore is a list of rule ids, e.g. [\"unexplained-gate\"]");
+        const { ignoreProblem } = await import("../loader/rules/index.js");
+        for (const id of ignore) {
+          const problem = ignoreProblem(id);
+          if (problem !== undefined) return usage(`stepgate_validate ignore ${capText(id)}: ${problem}`);
+        }
         const { validateDraft, validationText, draftFindings } = await import("./validate.js");
-        const validation = validateDraft(args.text, this.rules, await draftFindings(args.text, this.options.requests, this.rules));
+        const validation = validateDraft(args.text, this.rules, await draftFindings(args.text, this.options.requests, this.rules, ignore));
         return data(validationText(validation), { ...validation });
       }
       case "stepgate_try": {

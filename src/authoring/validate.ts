@@ -6,7 +6,8 @@
 // `stepgate --check` prints for a file, each with its rule id. A document
 // pinned by url + sha256 is fetched as preflight would, when the draft rules
 // let a draft reach its host (public https, or a --draft-host), so its
-// checks run; else a finding says which did not.
+// checks run; else a finding says which did not. `ignore` turns warning
+// rules off for one call, as `--ignore` does for one `--check`.
 import type { Issue } from "../errors.js";
 import { parseSource } from "../format/source.js";
 import { gateKind } from "../format/types.js";
@@ -61,8 +62,8 @@ export function validateDraft(text: string, rules: DraftRuleContext, findings: F
   };
 }
 
-/** The draft's findings, each pinned document fetched through egress with no credential, from a host the draft rules let drafts reach. */
-export async function draftFindings(text: string, requests: AuthoringOptions["requests"], rules: DraftRuleContext): Promise<Findings> {
+/** The draft's findings but those of the `ignore` rules, each pinned document fetched through egress with no credential, from a host the draft rules let drafts reach. */
+export async function draftFindings(text: string, requests: AuthoringOptions["requests"], rules: DraftRuleContext, ignore: readonly string[] = []): Promise<Findings> {
   const { pinnedDocuments } = await import("../tools/pinned-documents.js");
   const fetchPinned = pinnedDocuments({
     policy: { userAgent: requests.userAgent, timeoutMs: requests.timeoutMs, maxBytes: requests.maxBytes, env: {} },
@@ -73,7 +74,7 @@ export async function draftFindings(text: string, requests: AuthoringOptions["re
       return problem === undefined ? undefined : `${url.href} ${problem}; ${WAY_FORWARD.draft}`;
     },
   });
-  return fetchedFindings(text, "draft", { fetchPinned });
+  return fetchedFindings(text, "draft", { fetchPinned, ignore: new Set(ignore) });
 }
 
 function issueLine(i: Issue): string {

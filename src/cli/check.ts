@@ -10,39 +10,26 @@
 // run; with --offline, or when it cannot be fetched, a finding says which
 // checks did not run.
 import { StepfileUnreadable, type Issue } from "../errors.js";
-import { closestNames } from "../format/closest-names.js";
 import { fileFindings, type FindingOptions } from "../loader/findings.js";
-import { ALL_RULES, ruleById } from "../loader/rules/index.js";
+import { ignoreProblem } from "../loader/rules/index.js";
 import { capText } from "../quote.js";
 import { mayBeArazzoFile } from "../arazzo/detect.js";
 import { isStepfilePath, resolveArgument, UnknownCatalogName } from "./catalog.js";
+import type { FileReport } from "./check-report.js";
 import type { Options } from "./options.js";
 
-export interface FileReport {
-  file: string;
-  valid: boolean;
-  errors: Issue[];
-  warnings: Issue[];
-  /** Why the file could not be read or named. */
-  unreadable?: string;
-}
 
 export async function checkMode(options: Options, out: (text: string) => void, err: (line: string) => void = () => undefined): Promise<number> {
   for (const id of options.ignore) {
-    const rule = ruleById(id);
-    if (rule?.severity === "warning") continue;
-    const near = closestNames(id, ALL_RULES.filter((r) => r.severity === "warning").map((r) => r.id))[0];
-    err(
-      rule
-        ? `stepgate: --ignore ${id}: ${id} is a refusal (a rule of the format), so a file that breaks it does not load; only warnings can be turned off`
-        : `stepgate: --ignore ${id}: no rule has this id${near ? `; did you mean ${near}?` : ""} (docs/checks.md lists them)`,
-    );
+    const problem = ignoreProblem(id);
+    if (problem === undefined) continue;
+    err(`stepgate: --ignore ${id}: ${problem}`);
     return 2;
   }
   const findingOptions: FindingOptions = { ignore: new Set(options.ignore), ...(options.offline ? { unfetched: "--offline skips fetching" } : { fetchPinned: await pinnedFetcher(options) }) };
   const reports: FileReport[] = [];
   // Each argument is named as given, its quote capped (a 2 MB argument was echoed whole).
-  for (const arg of options.positionals) reports.push({ ...((await checkArazzo(arg, options)) ?? (await checkOne(arg, options.maxStepfileBytes, findingOptions))), file: capText(arg) });
+  for (const arg of options.positionals) reports.push({ ...((await checkArazzo(arg, options, findingOptions)) ?? (await checkOne(arg, options.maxStepfileBytes, findingOptions))), file: capText(arg) });
   reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const errors = reports.reduce((n, r) => n + r.errors.length + (r.unreadable ? 1 : 0), 0);
   const warnings = reports.reduce((n, r) => n + r.warnings.length, 0);
@@ -114,14 +101,15 @@ async function checkOne(arg: string, maxBytes: number, findingOptions: FindingOp
 }
 
 /** An Arazzo document's report (docs/arazzo.md): its refusals and its converted stepfiles' findings; undefined for a stepfile. */
-async function checkArazzo(arg: string, options: Options): Promise<FileReport | undefined> {
+async function checkArazzo(arg: string, options: Options, findingOptions: FindingOptions): Promise<FileReport | undefined> {
   if (!isStepfilePath(arg) || !(await mayBeArazzoFile(arg, options.maxStepfileBytes))) return undefined;
   const { arazzoText, checkArazzoDocument } = await import("../arazzo/served-document.js");
   const text = await arazzoText(arg, options.maxStepfileBytes);
   if (text === undefined) return undefined;
   // Nothing is fetched by --check: a remote source needs its local copy (--source) to be checked.
   const { errors, warnings } = await checkArazzoDocument(arg, text, { localCopies: options.arazzo.sources, servers: options.arazzo.servers });
-  return { file: arg, valid: errors.length === 0, errors, warnings };
+  // --ignore leaves out the warnings of its rules here as for a stepfile (the converted workflows' findings keep their rule ids).
+  return { file: arg, valid: errors.length === 0, errors, warnings: warnings.filter((w) => !findingOptions.ignore?.has(w.rule ?? "")) };
 }
 
 /** One finding in the form compilers use (file:line:column: severity: ... [rule]), which CI annotators read. */

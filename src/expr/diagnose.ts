@@ -2,7 +2,7 @@
 // exactly true; a failure's diagnosis is the gate's message plus either the
 // value of `explain` or what a self-explaining predicate shape adds.
 import { compileNode } from "./compiler.js";
-import type { Data } from "./index.js";
+import type { Data } from "./data.js";
 import { compactJson } from "./json.js";
 import type { Evaluate } from "./operator.js";
 import { codePointLength } from "./operators/length.js";

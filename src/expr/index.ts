@@ -2,9 +2,9 @@
 // 6). Rules are compiled once, when a stepfile loads, and the compiled
 // functions are pure: they never write anywhere and never re-read the rule.
 import { compileNode } from "./compiler.js";
+import type { Compiled } from "./data.js";
 
-export type Data = Record<string, unknown>;
-export type Compiled = (data: Data) => unknown;
+export type { Compiled, Data } from "./data.js";
 
 export { ExpressionError } from "./operator.js";
 export { truthy } from "./truthy.js";

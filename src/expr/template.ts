@@ -3,7 +3,7 @@
 // value; `{ literal: v }` is v unevaluated; other objects and arrays are
 // walked member by member; everything else is itself. Compiled once.
 import { compileNode, memberPath } from "./compiler.js";
-import type { Data } from "./index.js";
+import type { Data } from "./data.js";
 import type { Evaluate } from "./operator.js";
 import { isOperator } from "./operators/index.js";
 

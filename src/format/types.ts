@@ -88,6 +88,16 @@ export function gateKind(gate: GateDef): "schema" | "predicate" | "http" | "appr
   return kinds.length === 1 ? kinds[0] : undefined;
 }
 
+/** The field of a tool of `kind` that holds the URL it is reached at: an OpenAPI tool's server, else its url. */
+export function toolUrlField(kind: "openapi" | "mcp" | "verifier"): "server" | "url" {
+  return kind === "openapi" ? "server" : "url";
+}
+
+/** The URL a tool of `kind` is reached at (toolUrlField). */
+export function toolUrl(tool: ToolDef, kind: "openapi" | "mcp" | "verifier"): string {
+  return kind === "openapi" ? tool.openapi!.server : kind === "mcp" ? tool.mcp!.url : tool.verifier!.url;
+}
+
 /** A tool's one kind; undefined when it has none or several (which the format's rules refuse). */
 export function toolKind(tool: ToolDef): "openapi" | "mcp" | "verifier" | undefined {
   const kinds = (["openapi", "mcp", "verifier"] as const).filter((k) => tool[k] !== undefined);

@@ -9,7 +9,7 @@
 // stepfile holds (an MCP tool does not say at load whether it changes
 // anything).
 import { gateKind, type StepfileDocument } from "../format/types.js";
-import type { RawIssue } from "../format/rules.js";
+import type { RawIssue } from "./raw-issue.js";
 import type { InlineOperation } from "./response-schemas.js";
 
 const READS: ReadonlySet<string> = new Set(["get", "head", "options", "trace"]);

@@ -8,7 +8,7 @@
 // an operation whose document is fetched by url, is not judged.
 import { templateKind } from "../expr/template.js";
 import { closestNames } from "../format/closest-names.js";
-import type { RawIssue } from "../format/rules.js";
+import type { RawIssue } from "./raw-issue.js";
 import type { PathSegment } from "../format/source.js";
 import type { CallDef } from "../format/types.js";
 import type { OperationInputs } from "./operation-inputs.js";

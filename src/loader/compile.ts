@@ -6,7 +6,7 @@ import type { ValidateFunction } from "ajv";
 import { compile, compileGate, compileTemplate, type Compiled, type CompiledGate as CompiledPredicate } from "../expr/index.js";
 import { authorSchemaCompiler } from "../jsonschema/author-schemas.js";
 import type { PathSegment } from "../format/source.js";
-import type { RawIssue } from "../format/rules.js";
+import type { RawIssue } from "./raw-issue.js";
 import { gateKind, type GateDef, type StepDef, type StepfileDocument } from "../format/types.js";
 
 export type CompiledGate =

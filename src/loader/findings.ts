@@ -11,12 +11,13 @@
 // its digest check failed) is itself a finding, `pinned-document-unchecked`,
 // naming the tool and the checks that did not run.
 import { StepfileInvalid, type Issue } from "../errors.js";
-import type { RawIssue } from "../format/rules.js";
-import { parseSource } from "../format/source.js";
 import type { StepfileDocument, ToolDef } from "../format/types.js";
 import { byPlace, loadStepfileText, placeIssues, readStepfileText, type LoadedStepfile } from "./load.js";
-import { RULES } from "./rules/index.js";
+import { WARNING_RULES } from "./rules/index.js";
+import { pinnedDocumentUnchecked } from "./rules/pinned-document-unchecked.js";
+import type { RawIssue } from "./raw-issue.js";
 import { runRules } from "./rules/run.js";
+import { syntax } from "./rules/syntax.js";
 
 export interface Findings {
   /** The stepfile, when it loads. */
@@ -38,8 +39,6 @@ export interface FindingOptions {
   /** Why pinned documents are not fetched when `fetchPinned` is not given, e.g. "--offline skips fetching". */
   unfetched?: string;
 }
-
-export const PINNED_DOCUMENT_UNCHECKED = "pinned-document-unchecked";
 
 /** A text's findings, fetching nothing: a pinned document is reported unchecked, saying `options.unfetched`. */
 export function textFindings(text: string, source: string, options: FindingOptions = {}): Findings {
@@ -92,7 +91,7 @@ function found(text: string, loaded: LoadedStepfile, fetched: ReadonlyMap<string
 
 /** The ids of the rules whose checks read the file's OpenAPI operations: what does not run against a document that is not fetched. */
 export function documentRules(): string[] {
-  return RULES.filter((r) => r.readsOperations).map((r) => r.id);
+  return WARNING_RULES.filter((r) => r.readsOperations).map((r) => r.id);
 }
 
 function pinnedTools(doc: StepfileDocument): string[] {
@@ -112,19 +111,14 @@ function withPinned(text: string, loaded: LoadedStepfile, fetched: ReadonlyMap<s
       continue;
     }
     const reason = got?.reason ?? `was not fetched (${options.unfetched ?? "nothing here fetches documents"})`;
-    unchecked.push({
-      rule: PINNED_DOCUMENT_UNCHECKED,
-      warning: true,
-      path: ["tools", id, "openapi", "url"],
-      message: `tool ${id}'s OpenAPI document (pinned by url and sha256) ${reason}, so these checks did not run against its operations: ${documentRules().join(", ")}; check where ${openapi.url} can be fetched and matches its sha256, or give the document inline`,
-    });
+    unchecked.push(pinnedDocumentUnchecked.finding(id, openapi.url!, reason, documentRules()));
   }
-  const parsed = parseSource(text);
+  const parsed = syntax.check(text);
   if ("issues" in parsed) return [...loaded.warnings];
-  // The rules' findings are made again from the document with the fetched ones in place; the other passes' stay as the load found them.
-  const checked = new Set(RULES.map((r) => r.id));
+  // The warning rules' findings are made again from the document with the fetched ones in place; the parser's stay as the load found them.
+  const checked = new Set(WARNING_RULES.map((r) => r.id));
   const kept = loaded.warnings.filter((w) => !checked.has(w.rule ?? ""));
-  return byPlace([...kept, ...placeIssues([...runRules({ ...loaded.doc, tools }), ...unchecked], parsed)]);
+  return byPlace([...kept, ...placeIssues([...runRules({ ...loaded.doc, tools }, "warning"), ...unchecked], parsed)]);
 }
 
 function refused(error: unknown): Findings {

@@ -1,22 +1,21 @@
 // Loading a stepfile: parse (YAML or JSON, keeping positions), check the
-// structure, the load-time rules and every expression, compile, and compute
+// structure, run the error rules (src/loader/rules/), compile, and compute
 // the identity. Any failure is one StepfileInvalid listing every issue.
-import type { ErrorObject } from "ajv/dist/2020.js";
 import { StepfileInvalid, StepfileUnreadable, type Issue } from "../errors.js";
 import { hashJson } from "../format/identity.js";
-import { pointerPath } from "../format/path.js";
 import { readBounded, type BoundedRead } from "../format/read-bounded.js";
-import { checkRules, type RawIssue } from "../format/rules.js";
-import { canonicalFormIssues } from "../format/canonical-form.js";
 import { DEFAULT_MAX_STEPFILE_BYTES } from "../limits.js";
-import { capText, LISTED_ISSUES } from "../quote.js";
-import { parseSource, pathString, type ParsedSource } from "../format/source.js";
+import { LISTED_ISSUES } from "../quote.js";
+import { pathString, type ParsedSource } from "../format/source.js";
 import type { StepfileDocument } from "../format/types.js";
 import { compileStepfile, type CompiledStepfile } from "./compile.js";
-import { checkExpressions } from "./expression-rules.js";
-import { exposedOperationIssues } from "./exposed-operations.js";
-import structure from "./structure-check.js";
+import { FileFacts } from "./rules/facts.js";
+import { fileSize } from "./rules/file-size.js";
+import type { RawIssue } from "./raw-issue.js";
 import { runRules } from "./rules/run.js";
+import { schema } from "./rules/schema.js";
+import { structure } from "./rules/structure.js";
+import { syntax } from "./rules/syntax.js";
 
 export interface LoadedStepfile {
   readonly doc: StepfileDocument;
@@ -81,7 +80,7 @@ export async function readStepfileText(path: string, source = path, maxBytes = D
 /** StepfileInvalid in one line: the file was refused before parsing, so no line or path applies. */
 export class StepfileTooLarge extends StepfileInvalid {
   constructor(file: string, reason: string) {
-    super([{ path: "", message: reason, rule: "file-size" }], file);
+    super([fileSize.issue(reason)], file);
     this.message = `${file} ${reason}`;
   }
 }
@@ -161,40 +160,35 @@ function compiledAsChecked(checked: CheckedStepfile, source: string): LoadedStep
  * when anything differs: the caller loads in full.
  */
 function recheck(text: string, source: string, findings: { identity: string; warnings: readonly Issue[] }): LoadedStepfile | undefined {
-  const parsed = parseSource(text);
-  if ("issues" in parsed || parsed.warnings !== undefined || !structure(parsed.data)) return undefined;
+  const parsed = syntax.check(text);
+  if ("issues" in parsed || parsed.warnings !== undefined || structure.check(parsed.data).length > 0) return undefined;
   const doc = parsed.data as unknown as StepfileDocument;
-  if (refusingChecks(doc).some((i) => !i.warning)) return undefined;
+  if (runRules(doc, "error").length > 0) return undefined;
   const identity = hashJson(doc);
   if (identity !== findings.identity) return undefined;
   return compiledAsChecked({ doc, identity, warnings: findings.warnings }, source);
 }
 
-/** Every check of a sound structure that can refuse a stepfile (some flag warnings too): what canonical JSON cannot hold, the rules, the expressions, exposed operations of inline documents. */
-function refusingChecks(doc: StepfileDocument): RawIssue[] {
-  return [
-    ...canonicalFormIssues(doc).map((i) => ({ ...i, rule: "canonical-form" })),
-    ...checkRules(doc),
-    ...checkExpressions(doc),
-    ...exposedOperationIssues(doc).map((i) => ({ ...i, rule: "exposes-in-document" })),
-  ];
-}
-
-/** Every refusal found (thrown as one StepfileInvalid), the compile and the identity; the warnings when asked for. */
+/**
+ * Every refusal found (thrown as one StepfileInvalid): the parse, the
+ * structure, the error rules, the compile; then the identity. The warning
+ * rules run when asked for, with the facts the error rules computed.
+ */
 function fullLoad(text: string, source: string): { checked: Omit<LoadedStepfile, "warnings">; warnings: () => Issue[] } {
-  const parsed = parseSource(text);
-  if ("issues" in parsed) throw new StepfileInvalid(parsed.issues.map((i) => ({ ...i, rule: "syntax" })), source);
+  const parsed = syntax.check(text);
+  if ("issues" in parsed) throw new StepfileInvalid(parsed.issues, source);
   const fail = (raw: RawIssue[]): never => {
     throw new StepfileInvalid(placeIssues(raw, parsed), source);
   };
-  if (!structure(parsed.data)) fail(structureIssues(structure.errors ?? []).map((i) => ({ ...i, rule: "structure" })));
+  const shape = structure.check(parsed.data);
+  if (shape.length > 0) fail(shape);
   const doc = parsed.data as StepfileDocument;
-  const checked = refusingChecks(doc);
-  const ruleIssues = checked.filter((i) => !i.warning);
-  if (ruleIssues.length > 0) fail(ruleIssues);
-  const { compiled, issues } = compileStepfile(doc);
-  if (!compiled) fail(issues.map((i) => ({ ...i, rule: "schema" })));
-  return { checked: { doc, identity: hashJson(doc), compiled: compiled!, source }, warnings: () => placedWarnings([...checked, ...runRules(doc)], parsed) };
+  const facts = new FileFacts(doc);
+  const refused = runRules(doc, "error", facts);
+  if (refused.length > 0) fail(refused);
+  const { compiled, issues } = schema.check(doc);
+  if (!compiled) fail(issues);
+  return { checked: { doc, identity: hashJson(doc), compiled: compiled!, source }, warnings: () => placedWarnings(runRules(doc, "warning", facts), parsed) };
 }
 
 /** Each issue found once, with its line and column (the first LISTED_ISSUES of them). */
@@ -223,46 +217,6 @@ export function placedWarnings(raw: RawIssue[], parsed: ParsedSource): Issue[] {
 export function byPlace(issues: Issue[]): Issue[] {
   const at = (i: Issue) => (i.line === undefined ? Infinity : i.line * 1e6 + (i.column ?? 0));
   return issues.map((issue, index) => ({ issue, index })).sort((a, b) => at(a.issue) - at(b.issue) || a.index - b.index).map((e) => e.issue);
-}
-
-/**
- * ajv's errors, cut down to what an author can act on: an `anyOf` over the
- * two spellings of `exposes` entries reports both branches, so keep only the
- * most specific ones.
- */
-function structureIssues(errors: readonly ErrorObject[]): RawIssue[] {
-  const issues: RawIssue[] = [];
-  for (const e of errors) {
-    if (e.keyword === "anyOf" || e.keyword === "if") continue;
-    const path = pointerPath(e.instancePath);
-    const p = e.params as Record<string, unknown>;
-    switch (e.keyword) {
-      case "additionalProperties":
-        issues.push({ path: [...path, String(p.additionalProperty)], message: `unknown field ${capText(String(p.additionalProperty))}`, atKey: true });
-        break;
-      case "required":
-        issues.push({ path, message: `missing required field ${String(p.missingProperty)}` });
-        break;
-      case "const":
-        issues.push({ path, message: `must be ${JSON.stringify(p.allowedValue)}` });
-        break;
-      case "enum":
-        issues.push({ path, message: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` });
-        break;
-      case "propertyName":
-        issues.push({ path: [...path, String(p.propertyName)], message: `${JSON.stringify(p.propertyName)} is not a valid name`, atKey: true });
-        break;
-      case "pattern":
-        issues.push({ path, message: `must match ${String(p.pattern)}` });
-        break;
-      default:
-        issues.push({ path, message: e.message ?? "is invalid" });
-    }
-  }
-  // An `exposes` entry that is neither a valid name nor a valid object gets
-  // errors from both branches; the string branch's "must be string" is noise
-  // when the author clearly wrote an object.
-  return issues.filter((i, _, all) => !(i.message === "must be string" && all.some((o) => o !== i && pathString(o.path).startsWith(pathString(i.path)))));
 }
 
 function deepFreeze<T>(value: T): T {

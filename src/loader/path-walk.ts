@@ -18,7 +18,7 @@
 import { templateKind } from "../expr/template.js";
 import { closestNames } from "../format/closest-names.js";
 import { findPlaceholders, isPlaceholder } from "../format/placeholders.js";
-import type { RawIssue } from "../format/rules.js";
+import type { RawIssue } from "./raw-issue.js";
 import type { PathSegment } from "../format/source.js";
 import type { StepDef, StepfileDocument } from "../format/types.js";
 import { ArgumentChecker } from "./argument-warnings.js";

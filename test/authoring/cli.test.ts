@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { FOUR_MISTAKES } from "../support/lend-books.js";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
 
 type Result = { content: Array<{ type: string; text: string }>; structuredContent: Record<string, unknown>; isError?: boolean };
@@ -117,6 +118,30 @@ describe("authoring through the CLI", () => {
       ]),
     );
     expect(result.content[0]!.text).toContain("line 10:5 steps[0].gatez");
+  });
+
+  it("leaves out the warnings of the rules given in ignore, as --check --ignore does, and refuses an id no warning has", async () => {
+    const { call } = await start();
+    // Two warnings of two rules (the draft check-sarif.test.ts lists too).
+    const text = FOUR_MISTAKES[3]!.text.replace("results: [listBooks, books]", "results: [listBooks, items]");
+    const rules = (result: Result) => ((result.structuredContent.warnings ?? []) as Array<{ rule: string }>).map((w) => w.rule);
+    const all = await call("stepgate_validate", { text });
+    expect(rules(all)).toEqual(["undeclared-path", "placeholder-shown-as-written"]);
+    const one = await call("stepgate_validate", { text, ignore: ["undeclared-path"] });
+    expect(one.isError).toBeFalsy();
+    expect(rules(one)).toEqual(["placeholder-shown-as-written"]);
+    expect(one.content[0]!.text).not.toContain("[undeclared-path]");
+    expect(one.content[0]!.text).toContain("[placeholder-shown-as-written]");
+    const none = await call("stepgate_validate", { text, ignore: ["undeclared-path", "placeholder-shown-as-written"] });
+    expect(none.structuredContent).toMatchObject({ valid: true });
+    expect(none.structuredContent.warnings).toBeUndefined();
+    const unknown = await call("stepgate_validate", { text, ignore: ["undeclared-paths"] });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.content[0]!.text).toContain("undeclared-paths: no rule has this id; did you mean undeclared-path?");
+    const refusal = await call("stepgate_validate", { text, ignore: ["structure"] });
+    expect(refusal.isError).toBe(true);
+    expect(refusal.content[0]!.text).toContain("structure is a refusal");
+    expect((await call("stepgate_validate", { text, ignore: "undeclared-path" })).isError).toBe(true);
   });
 
   it("tries a keyless draft and finishes its run with stepgate_submit", async () => {

@@ -5,19 +5,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import AjvDraft04Module from "ajv-draft-04";
-import addFormatsModule from "ajv-formats";
 import { afterAll, describe, expect, it } from "vitest";
+import { ALL_RULES, ruleById } from "../../src/loader/rules/index.js";
 import { stepgate } from "../offline/cli.js";
 import { FOUR_MISTAKES, LEND_BOOKS } from "../support/lend-books.js";
 import { REPO_ROOT } from "../support/paths.js";
+import { sarifAjv as ajv, validSarif } from "../support/sarif.js";
 
-const schema = JSON.parse(readFileSync(new URL("../fixtures/sarif/sarif-schema-2.1.0.json", import.meta.url), "utf8")) as object;
-// Both packages ship CommonJS whose default export TypeScript sees as a namespace (as src/jsonschema/ajv.ts says of ajv-formats).
-const AjvDraft04 = AjvDraft04Module as unknown as typeof AjvDraft04Module.default;
-const ajv = new AjvDraft04({ allErrors: true, strict: false });
-(addFormatsModule as unknown as (a: typeof ajv) => typeof ajv)(ajv);
-const validSarif = ajv.compile(schema);
 
 // Under the repository (the CLI's working folder), so SARIF names them by relative URI as code scanning wants.
 const dir = mkdtempSync(join(REPO_ROOT, "test", "fixtures", ".sarif-"));
@@ -46,7 +40,7 @@ interface SarifResult {
 }
 interface SarifLog {
   version: string;
-  runs: Array<{ tool: { driver: { name: string; rules: Array<{ id: string; shortDescription: { text: string } }> } }; results: SarifResult[]; invocations: Array<{ executionSuccessful: boolean }> }>;
+  runs: Array<{ tool: { driver: { name: string; version: string; rules: Array<{ id: string; shortDescription: { text: string }; helpUri: string }> } }; results: SarifResult[]; invocations: Array<{ executionSuccessful: boolean }> }>;
 }
 
 describe("stepgate --check as a linter", () => {
@@ -101,7 +95,16 @@ describe("stepgate --check as a linter", () => {
     const rules = sarifRun!.tool.driver.rules;
     expect(sarifRun!.tool.driver.name).toBe("stepgate");
     expect(rules.map((r) => r.id)).toEqual(expect.arrayContaining(["structure", "undeclared-path", "call-arguments", "placeholder-shown-as-written", "pinned-document-unchecked"]));
-    expect(rules.every((r) => r.shortDescription.text.length > 0)).toBe(true);
+    // Every rule, each with its description and the link to its section of docs/checks.md in the package of this version.
+    expect(rules.map((r) => r.id).sort()).toEqual(ALL_RULES.map((r) => r.id).sort());
+    const version = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+    expect(sarifRun!.tool.driver.version).toBe(version);
+    const headings = new Set([...readFileSync(join(REPO_ROOT, "docs", "checks.md"), "utf8").matchAll(/^### (.+)$/gm)].map((m) => m[1]));
+    for (const rule of rules) {
+      expect(rule.shortDescription.text, rule.id).toBe(ruleById(rule.id)!.description);
+      expect(rule.helpUri).toBe(`https://unpkg.com/stepgate@${version}/docs/checks.md#${rule.id}`);
+      expect(headings.has(new URL(rule.helpUri).hash.slice(1)), rule.helpUri).toBe(true);
+    }
     const json = JSON.parse((await stepgate("--check", "--json", two, invalid, one, outside)).stdout) as { files: Array<{ file: string; errors: Array<{ rule: string; line: number; column: number; message: string; path: string }>; warnings: Array<{ rule: string; line: number; column: number; message: string; path: string }> }> };
     const expected = json.files.flatMap((f) => [...f.errors.map((i) => ({ ...i, level: "error", file: f.file })), ...f.warnings.map((i) => ({ ...i, level: "warning", file: f.file }))]);
     expect(sarifRun!.results).toHaveLength(expected.length);

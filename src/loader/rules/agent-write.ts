@@ -10,7 +10,5 @@ export const agentWrite: Rule = {
   severity: "warning",
   readsOperations: true,
   description: "An agent step's tools list an operation that changes something (POST, PUT, PATCH or DELETE without effect: read), which the agent may call with any arguments, any number of times, before any gate of the step; make the write a mechanical step after the approved step.",
-  check(context) {
-    for (const issue of agentWrites(context.doc, context.facts.operations)) context.report(issue.path, issue.message);
-  },
+  check: ({ doc, facts, reportAll }) => reportAll(agentWrites(doc, facts.operations)),
 };

@@ -8,7 +8,5 @@ export const callArguments: Rule = {
   severity: "warning",
   readsOperations: true,
   description: "A mechanical call's arguments miss a required argument or field, name one the operation does not have, or give a value its schema refuses, so the call is refused at run time (CallArgumentsInvalid).",
-  check(context) {
-    for (const issue of context.facts.paths(CALL_ARGUMENTS)) context.report(issue.path, issue.message, issue.atKey ? true : undefined);
-  },
+  check: ({ facts, reportAll }) => reportAll(facts.paths(CALL_ARGUMENTS)),
 };

@@ -1,19 +1,38 @@
 // What rules read of a file beyond its document, computed on first use and
-// once for every rule of the pass: each exposed operation of its OpenAPI
-// documents (their responses and inputs), and the path walk's findings.
-import type { RawIssue } from "../../format/rules.js";
-import type { StepfileDocument } from "../../format/types.js";
+// once for every rule of the pass (errors and warnings share one FileFacts):
+// which tool exposes each name, each exposed operation of its OpenAPI
+// documents (their responses and inputs), the expression walk's findings and
+// the path walk's.
+import { exposedName, type StepfileDocument } from "../../format/types.js";
+import { walkExpressions } from "../expression-walk.js";
 import { operationInputs, type OperationInputs } from "../operation-inputs.js";
 import { walkPaths } from "../path-walk.js";
 import { inlineOperations, inlineResponseSchemas, type InlineOperation, type OperationResponses } from "../response-schemas.js";
+import type { RawIssue } from "../raw-issue.js";
 
 export class FileFacts {
+  private exposedMemo?: Map<string, string>;
   private operationsMemo?: Map<string, InlineOperation>;
   private responsesMemo?: Map<string, OperationResponses>;
   private inputsMemo?: Map<string, OperationInputs>;
+  private expressionsMemo?: Map<string, RawIssue[]>;
   private pathsMemo?: Map<string, RawIssue[]>;
 
   constructor(private readonly doc: StepfileDocument) {}
+
+  /** Each exposed name, with the first tool (in the file's order) that exposes it. */
+  get exposedBy(): ReadonlyMap<string, string> {
+    if (!this.exposedMemo) {
+      this.exposedMemo = new Map();
+      for (const [toolId, tool] of Object.entries(this.doc.tools ?? {})) {
+        for (const e of tool.exposes ?? []) {
+          const name = exposedName(e);
+          if (!this.exposedMemo.has(name)) this.exposedMemo.set(name, toolId);
+        }
+      }
+    }
+    return this.exposedMemo;
+  }
 
   /** Each exposed operation of an OpenAPI document the file holds, by name. */
   get operations(): ReadonlyMap<string, InlineOperation> {
@@ -30,16 +49,23 @@ export class FileFacts {
     return (this.inputsMemo ??= operationInputs(this.operations));
   }
 
+  /** The expression walk's findings (src/loader/expression-walk.ts) for one rule id, in the order the walk met them. */
+  expressions(rule: string): readonly RawIssue[] {
+    return (this.expressionsMemo ??= byRule(walkExpressions(this.doc))).get(rule) ?? [];
+  }
+
   /** The path walk's findings (src/loader/path-walk.ts) for one rule id, in the order the walk met them. */
   paths(rule: string): readonly RawIssue[] {
-    if (!this.pathsMemo) {
-      this.pathsMemo = new Map();
-      for (const issue of walkPaths(this.doc, { responses: this.responses, inputs: this.inputs })) {
-        const list = this.pathsMemo.get(issue.rule!);
-        if (list) list.push(issue);
-        else this.pathsMemo.set(issue.rule!, [issue]);
-      }
-    }
-    return this.pathsMemo.get(rule) ?? [];
+    return (this.pathsMemo ??= byRule(walkPaths(this.doc, { responses: this.responses, inputs: this.inputs }))).get(rule) ?? [];
   }
+}
+
+function byRule(issues: readonly RawIssue[]): Map<string, RawIssue[]> {
+  const out = new Map<string, RawIssue[]>();
+  for (const issue of issues) {
+    const list = out.get(issue.rule!);
+    if (list) list.push(issue);
+    else out.set(issue.rule!, [issue]);
+  }
+  return out;
 }

@@ -7,7 +7,5 @@ export const stepDataInItemScope: Rule = {
   id: STEP_DATA_IN_ITEM_SCOPE,
   severity: "warning",
   description: "output., inputs., steps., let. or calls is read inside an iterating operator, where var reads the current item instead of the step data.",
-  check(context) {
-    for (const issue of context.facts.paths(STEP_DATA_IN_ITEM_SCOPE)) context.report(issue.path, issue.message);
-  },
+  check: ({ facts, reportAll }) => reportAll(facts.paths(STEP_DATA_IN_ITEM_SCOPE)),
 };

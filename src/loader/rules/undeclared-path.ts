@@ -8,7 +8,5 @@ export const undeclaredPath: Rule = {
   severity: "warning",
   readsOperations: true,
   description: "A path reads a property that the schema it walks into (inputs, produces, an output template, an operation's responses or arguments) does not declare, so it would be null at run time.",
-  check(context) {
-    for (const issue of context.facts.paths(UNDECLARED_PATH)) context.report(issue.path, issue.message);
-  },
+  check: ({ facts, reportAll }) => reportAll(facts.paths(UNDECLARED_PATH)),
 };

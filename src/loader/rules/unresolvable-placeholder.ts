@@ -9,7 +9,5 @@ export const unresolvablePlaceholder: Rule = {
   id: UNRESOLVABLE_PLACEHOLDER,
   severity: "warning",
   description: "A {{inputs...}} or {{steps.<id>...}} placeholder in instructions names a property the inputs schema or that step's output does not declare, so it has no value when the step starts and the run fails with PlaceholderUnresolved.",
-  check(context) {
-    for (const issue of context.facts.paths(UNRESOLVABLE_PLACEHOLDER)) context.report(issue.path, issue.message);
-  },
+  check: ({ facts, reportAll }) => reportAll(facts.paths(UNRESOLVABLE_PLACEHOLDER)),
 };

@@ -1,7 +1,7 @@
 // Egress never sends a URL's user information (`user:pass@`); a secret
 // written there is in the stepfile for everyone to read, and used by nobody.
 import { hasUserInfo } from "../../format/urls.js";
-import { toolKind } from "../../format/types.js";
+import { toolKind, toolUrl, toolUrlField } from "../../format/types.js";
 import type { Rule } from "./rule.js";
 
 export const urlUserInfo: Rule = {
@@ -11,9 +11,8 @@ export const urlUserInfo: Rule = {
   check({ doc, report }) {
     for (const [toolId, tool] of Object.entries(doc.tools ?? {})) {
       const kind = toolKind(tool)!;
-      const field = kind === "openapi" ? "server" : "url";
-      const url = kind === "openapi" ? tool.openapi!.server : kind === "mcp" ? tool.mcp!.url : tool.verifier!.url;
-      if (hasUserInfo(url)) report(["tools", toolId, kind, field], "the user information in this URL (user@) is never sent; a secret belongs in a credential");
+      const url = toolUrl(tool, kind);
+      if (hasUserInfo(url)) report(["tools", toolId, kind, toolUrlField(kind)], "the user information in this URL (user@) is never sent; a secret belongs in a credential");
       const documentUrl = tool.openapi?.url;
       if (documentUrl !== undefined && hasUserInfo(documentUrl)) report(["tools", toolId, "openapi", "url"], "the user information in this URL (user@) is never sent");
     }

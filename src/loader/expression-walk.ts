@@ -1,29 +1,25 @@
-// Format rules 6, 7 (responses), 9, 10 and 11 for every expression and
-// template of a stepfile, through the expression layer's checks; issues get
-// the full path from the document's root.
-import { checkExpression, checkTemplate, compileRegex, type CheckContext, type ExpressionCheck } from "../expr/index.js";
+// The walk the expression rules share: the expression layer's checks
+// (src/expr/check.ts: format rules 6, 7 (responses), 9, 10 and 11) over every
+// expression and template of a stepfile, each issue with its full path from
+// the document's root and its rule id: `expression` for a refusal, the
+// warning's own (`sort-direction`, `item-outside-each`) otherwise. One walk
+// for all three rules (rules/expression.ts and the two warnings), run once
+// per file through rules/facts.ts.
+import { checkExpression, checkTemplate, type CheckContext, type ExpressionCheck } from "../expr/index.js";
 import { parsePath } from "../format/path.js";
-import type { RawIssue } from "../format/rules.js";
 import type { PathSegment } from "../format/source.js";
 import type { StepfileDocument } from "../format/types.js";
+import type { RawIssue } from "./raw-issue.js";
 
-export function checkExpressions(doc: StepfileDocument): RawIssue[] {
+export const EXPRESSION = "expression";
+
+export function walkExpressions(doc: StepfileDocument): RawIssue[] {
   const issues: RawIssue[] = [];
   // `results` naming an operation the step cannot call is always empty, but
   // the format does not refuse it, and stepfiles of other runtimes must load.
   const report = (at: PathSegment[], check: ExpressionCheck) => {
-    for (const issue of check.issues) issues.push({ path: [...at, ...parsePath(issue.path)], message: issue.message, ...(issue.warning ? { warning: true as const } : {}), rule: issue.rule ?? "expression" });
+    for (const issue of check.issues) issues.push({ path: [...at, ...parsePath(issue.path)], message: issue.message, ...(issue.warning ? { warning: true as const } : {}), rule: issue.rule ?? EXPRESSION });
   };
-
-  // Rule 12: setting patterns run under RE2 too.
-  for (const [name, setting] of Object.entries(doc.settings ?? {})) {
-    if (setting.pattern === undefined) continue;
-    try {
-      compileRegex(setting.pattern);
-    } catch (error) {
-      issues.push({ path: ["settings", name, "pattern"], message: `pattern does not compile under RE2: ${(error as Error).message}`, rule: "urls-and-settings" });
-    }
-  }
 
   for (const [toolId, tool] of Object.entries(doc.tools ?? {})) {
     (tool.exposes ?? []).forEach((e, i) => {

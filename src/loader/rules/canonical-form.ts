@@ -5,13 +5,21 @@
 // spelling. Found here with its path, so it is a StepfileInvalid issue with a
 // line like any other, instead of the canonicalizer's bare throw (which was
 // an `internal error` naming no file, issue 29).
-import type { PathSegment } from "./source.js";
-import type { RawIssue } from "./rules.js";
+import type { PathSegment } from "../../format/source.js";
+import type { RawIssue } from "../raw-issue.js";
+import type { Rule } from "./rule.js";
+
+export const canonicalForm: Rule = {
+  id: "canonical-form",
+  severity: "error",
+  description: "A string or key holds a lone UTF-16 surrogate, or a number is NaN or infinite (.nan, .inf, 1e999): canonical JSON (and so the stepfile's identity) cannot hold it.",
+  check: ({ doc, reportAll }) => reportAll(canonicalFormIssues(doc)),
+};
 
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Every string value or key holding a lone surrogate, and every number that is not finite. Iterative: parsed data is at most MAX_DEPTH deep, but this never recurses anyway. */
-export function canonicalFormIssues(data: unknown): RawIssue[] {
+function canonicalFormIssues(data: unknown): RawIssue[] {
   const issues: RawIssue[] = [];
   const stack: Array<{ value: unknown; path: PathSegment[] }> = [{ value: data, path: [] }];
   while (stack.length > 0) {
