@@ -469,18 +469,32 @@ class Reader {
     return -1;
   }
 
-  /** A single-quoted scalar at `i`, its lines after the first indented more than `col`; leaves `i` after its quote. */
   singleQuoted(col: number): string {
+    return this.quoted(col, false);
+  }
+
+  doubleQuoted(col: number): string {
+    return this.quoted(col, true);
+  }
+
+  /**
+   * A single- or double-quoted scalar at `i` (in a double-quoted one, YAML's
+   * escapes less an escaped line break), its lines after the first indented
+   * more than `col`; leaves `i` after its closing quote.
+   */
+  quoted(col: number, double: boolean): string {
     const text = this.text;
+    const quote = double ? 34 : 39;
     let q = this.i + 1;
     let out = "";
     let from = q;
     for (;;) {
       if (q >= text.length) decline();
       const c = text.charCodeAt(q);
-      if (c === 39) {
+      if (c === quote) {
         out += text.slice(from, q);
-        if (text.charCodeAt(q + 1) === 39) {
+        // `''` is a quote inside a single-quoted scalar.
+        if (!double && text.charCodeAt(q + 1) === 39) {
           out += "'";
           q += 2;
           from = q;
@@ -489,31 +503,7 @@ class Reader {
         this.i = q + 1;
         return out;
       }
-      if (c === NEWLINE) {
-        let last = q;
-        while (last > from && text.charCodeAt(last - 1) === SPACE) last--;
-        out += text.slice(from, last) + this.foldBreak(q, col);
-        q = from = this.i;
-        continue;
-      }
-      q++;
-    }
-  }
-
-  /** A double-quoted scalar at `i` (its escapes YAML's, less an escaped line break), its lines after the first indented more than `col`; leaves `i` after its quote. */
-  doubleQuoted(col: number): string {
-    const text = this.text;
-    let q = this.i + 1;
-    let out = "";
-    let from = q;
-    for (;;) {
-      if (q >= text.length) decline();
-      const c = text.charCodeAt(q);
-      if (c === 34) {
-        this.i = q + 1;
-        return out + text.slice(from, q);
-      }
-      if (c === 92) {
+      if (double && c === 92) {
         out += text.slice(from, q);
         const e = text[q + 1];
         const single = e === undefined ? undefined : SINGLE_ESCAPES[e];
@@ -533,6 +523,7 @@ class Reader {
         continue;
       }
       if (c === NEWLINE) {
+        // The line's trailing spaces go; the break folds.
         let last = q;
         while (last > from && text.charCodeAt(last - 1) === SPACE) last--;
         out += text.slice(from, last) + this.foldBreak(q, col);
