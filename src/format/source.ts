@@ -26,22 +26,11 @@ export function parseSource(text: string): ParsedSource | { issues: Issue[] } {
   // Before any parser: deep flow nesting aborts the process inside `yaml` (nesting.ts).
   const deep = flowTooDeep(text, MAX_DEPTH);
   if (deep) return { issues: [{ ...TOO_DEEP, line: deep.line, column: deep.column }] };
+  // The fast reader is the parse (data and positions); `yaml` reads only what it declines.
   const fast = fastParse(text);
   if (fast) {
     if (depthOf(fast.data, 0) > MAX_DEPTH) return { issues: [TOO_DEEP] };
-    // Positions only when an issue or warning must be placed: the same text through the positioned parse.
-    let positioned: { doc: Document; lineCounter: LineCounter } | undefined;
-    return {
-      data: fast.data,
-      locate: (path, atKey) => {
-        if (!positioned) {
-          const parsed = parseYaml(text, false);
-          if ("issues" in parsed) return undefined;
-          positioned = parsed;
-        }
-        return locate(positioned.doc, positioned.lineCounter, path, atKey);
-      },
-    };
+    return fast;
   }
   const parsed = parseYaml(text, false);
   if ("issues" in parsed) return parsed;
