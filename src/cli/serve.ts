@@ -87,7 +87,7 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
   const answered = answerEarly?.(stepfiles);
   let addresses: AddressGuard | undefined;
   const kept = new KeptLedgers();
-  const ledgers = chainedLedgers(kept.tee(options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks()), undefined, signing);
+  const ledgers = chainedLedgers(kept.tee(options.ledgerDir ? fileSinks(options.ledgerDir, undefined, undefined, (line) => err(`stepgate: ${line}`)) : stderrSinks()), undefined, signing);
   const ctx: RunContext = {
     limits: { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars },
     ledger: ledgers,
