@@ -144,6 +144,8 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
       return 1;
     }
     const [{ startHttpServer, ListenError }, { HttpTokenFileError }] = await Promise.all([import("../http/server.js"), import("../http/token-file.js")]);
+    // Heard from before the listening line: a SIGTERM sent as soon as it is read must still close every run (not kill the process).
+    const stopped = waitForSignal();
     let server: Awaited<ReturnType<typeof startHttpServer>>;
     try {
       server = await startHttpServer({
@@ -170,7 +172,7 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
       err(`stepgate: ${error instanceof HttpTokenFileError ? "--http-token-file " : ""}${error.message}`);
       return 1;
     }
-    await waitForSignal();
+    await stopped;
     await warnLater();
     stopWatching();
     await server.close();

@@ -8,7 +8,6 @@
 // ServerBusy), `new:<file>` leaves no token file (so the same command works
 // once there is room), --record-cases, --from-arazzo's --out and --keygen
 // leave no file and say so.
-import { spawn, type ChildProcess } from "node:child_process";
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,8 +16,9 @@ import { promisify } from "node:util";
 import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyLedger } from "../../src/ledger/verify.js";
+import { startCliServer } from "../http/fixtures/cli-server.js";
 import { connectClient } from "../http/fixtures/harness.js";
-import { budget, PROCESS_START_MS } from "../support/budget.js";
+import { budget } from "../support/budget.js";
 import { cli } from "../support/cli-exec.js";
 import { REPO_ROOT, stepgateBin } from "../support/paths.js";
 import { PAGE, smallDisk, type SmallDisk } from "../support/small-disk.js";
@@ -86,40 +86,6 @@ async function serveAndEnd(args: string[], env: Record<string, string>): Promise
   }
 }
 
-interface Served {
-  url: string;
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  stderr(): string;
-}
-
-/** `stepgate --http 0 <args>`, once it listens, or its exit code and standard error when it ends first. */
-function serveHttp(args: string[]): Promise<Served | { code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [stepgateBin(), "--http", "0", ...args], { stdio: ["ignore", "ignore", "pipe"], env: { PATH: process.env.PATH ?? "", HOME: join(work, "home"), XDG_CACHE_HOME: join(work, "cache") } });
-  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
-  let err = "";
-  return new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no listening line: ${err}`)), PROCESS_START_MS);
-    child.stderr!.on("data", (chunk: Buffer) => {
-      err += chunk.toString("utf8");
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
-      if (match) {
-        clearTimeout(timer);
-        ok({ url: match[1]!, child, exited, stderr: () => err });
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      ok({ code, stderr: err });
-    });
-  });
-}
-
-function listening(served: Served | { code: number | null; stderr: string }): Served {
-  if (!("url" in served)) throw new Error(`exited ${served.code} before listening: ${served.stderr}`);
-  return served;
-}
-
 interface ToolReply {
   content: Array<{ text: string }>;
   structuredContent: { run: string; state: string; error?: string };
@@ -147,12 +113,12 @@ describe.skipIf(unavailable !== undefined)(`a really full disk${unavailable ? ` 
       const hit = await serveAndEnd(["--ledger-dir", ledgers, MANY], env);
       expect(hit.stderr).toBe(roomy.stderr);
     });
-  }, budget({ starts: 3 }));
+  }, budget({ starts: 2 }));
 
   it("a ledger: the record that does not fit is cut off, the run stops with LedgerUnwritable and the operator is told; a new run gets ServerBusy", async () => {
     await withDisk(async (disk) => {
       const ledgers = join(disk.dir, "ledgers");
-      const server = listening(await serveHttp(["--ledger-dir", ledgers, MANY]));
+      const server = await startCliServer(["--ledger-dir", ledgers, MANY]);
       try {
         const client = await connectClient(server.url);
         const started = (await client.callTool({ name: "many", arguments: { name: "Ann" } })) as ToolReply;
@@ -197,9 +163,9 @@ describe.skipIf(unavailable !== undefined)(`a really full disk${unavailable ? ` 
         const done = (await client.callTool({ name: "stepgate_submit", arguments: { run: next.structuredContent.run, output: { greeting: "hello Cy" } } })) as ToolReply;
         expect(done.structuredContent.state).toBe("finished");
       } finally {
-        server.child.kill("SIGTERM");
+        await server.stop();
       }
-      expect(await server.exited).toBe(0);
+      expect(server.child.exitCode).toBe(0);
       expect(server.stderr()).not.toMatch(/internal error/);
     });
   }, budget({ starts: 1, replies: 12 }));
@@ -209,16 +175,17 @@ describe.skipIf(unavailable !== undefined)(`a really full disk${unavailable ? ` 
       const tokenFile = join(disk.dir, "token");
       const args = ["--http-token-file", `new:${tokenFile}`, ONE];
       disk.fill(0);
-      const refused = await serveHttp(args);
-      expect("url" in refused).toBe(false);
-      const { code, stderr } = refused as { code: number | null; stderr: string };
-      expect(code).toBe(1);
-      expect(stderr).toContain(`--http-token-file ${tokenFile} cannot be written (no space left on device (ENOSPC)); nothing was written there`);
+      const refused = await startCliServer(args).then(
+        async (server) => (await server.stop(), "listening"),
+        (error: Error) => error.message,
+      );
+      expect(refused).toContain("stepgate exited (1) before listening");
+      expect(refused).toContain(`--http-token-file ${tokenFile} cannot be written (no space left on device (ENOSPC)); nothing was written there`);
       expect(filesIn(disk.dir)).toEqual([]);
       disk.free();
-      const server = listening(await serveHttp(args));
-      server.child.kill("SIGTERM");
-      expect(await server.exited).toBe(0);
+      const server = await startCliServer(args);
+      await server.stop();
+      expect(server.child.exitCode).toBe(0);
       expect(readFileSync(tokenFile, "utf8")).toMatch(/^[A-Za-z0-9_-]{43}\n$/);
     });
   }, budget({ starts: 2 }));
@@ -226,7 +193,7 @@ describe.skipIf(unavailable !== undefined)(`a really full disk${unavailable ? ` 
   it("--record-cases: a cases file that does not fit is not left half written; the run is unaffected", async () => {
     await withDisk(async (disk) => {
       const cases = join(disk.dir, "cases");
-      const server = listening(await serveHttp(["--ledger-dir", join(work, "cases-ledgers"), "--record-cases", cases, ONE]));
+      const server = await startCliServer(["--ledger-dir", join(work, "cases-ledgers"), "--record-cases", cases, ONE]);
       try {
         const client = await connectClient(server.url);
         // The output alone is three pages; one is left.
@@ -244,9 +211,9 @@ describe.skipIf(unavailable !== undefined)(`a really full disk${unavailable ? ` 
         const recorded = parse(readFileSync(join(disk.dir, filesIn(disk.dir)[0]!), "utf8")) as { cases: Array<{ steps: Array<{ output: { text: string } }> }> };
         expect(recorded.cases[0]!.steps[0]!.output.text).toBe(text);
       } finally {
-        server.child.kill("SIGTERM");
+        await server.stop();
       }
-      expect(await server.exited).toBe(0);
+      expect(server.child.exitCode).toBe(0);
     });
   }, budget({ starts: 1, replies: 6 }));
 
