@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startApiFixture } from "../support/api-fixture.js";
+import { slowStepfile } from "../support/slow-stepfile.js";
 import { budget } from "../support/budget.js";
 import { startCliServer } from "./fixtures/cli-server.js";
 import { connectClient, httpTransportOf } from "./fixtures/harness.js";
@@ -27,26 +28,7 @@ describe("a session's end in the ledger", () => {
   it("DELETE is answered after run_abandoned (session_closed), even behind a slow call; SIGTERM abandons with server_closed", async () => {
     const api = await startApiFixture([{ method: "GET", path: "/slow", answers: [{ status: 200, json: { ok: true }, delay_ms: 2_000 }] }]);
     const stepfile = join(dir, "slow.stepfile.yaml");
-    writeFileSync(stepfile, `stepgate: "1"
-id: slow
-description: One step whose operation answers after two seconds.
-inputs: { type: object }
-tools:
-  api:
-    openapi:
-      server: "${api.origin}"
-      document:
-        openapi: 3.1.0
-        info: { title: Slow, version: "1" }
-        paths: { /slow: { get: { operationId: getSlow, responses: { "200": { description: ok } } } } }
-    exposes: [getSlow]
-steps:
-  - id: wait
-    tools: [getSlow]
-    instructions: Call getSlow.
-    produces: { type: object }
-    gates: [{ id: any, schema: { type: object } }]
-`);
+    writeFileSync(stepfile, slowStepfile(api.origin));
     const ledgers = join(dir, "ledgers");
     const server = await startCliServer(["--ledger-dir", ledgers, stepfile]);
     try {
