@@ -41,8 +41,9 @@ function outcome(text: string): "loaded" | "invalid" {
     // nearly all of it in the nesting scan (src/format/nesting.ts,
     // flowTooDeep, one statement of its per-character loop). The text is the
     // same every time, so it is state the worker is in by then (alone, with
-    // -t, it never slowed in 5 runs); reading the text through charCodeAt(0)
-    // first, to flatten the rope the template literal builds, did not help.
+    // -t, it never slowed in 5 runs). It is not the rope the template literal
+    // builds: reading it through charCodeAt(0) first did not help, and a flat
+    // copy (a Buffer round trip) slowed the same way in 1 of 20 runs.
     // The slowest other case, a 50 MB text, uses about 2.5 s of CPU; 180 s is
     // a load that would not end.
     const used = process.cpuUsage(cpu);
