@@ -209,6 +209,19 @@ export class ServerBusy extends StepgateError {
   }
 }
 
+/**
+ * Not one of the seed's types: a record of the run's ledger could not be
+ * written (a full disk, a quota), so the run stops: nothing may happen in a
+ * run that its ledger does not hold. The message names no path; the
+ * operator's log does.
+ */
+export class LedgerUnwritable extends StepgateError {
+  readonly name = "LedgerUnwritable";
+  constructor(problem: string) {
+    super(`the server could not write this run's ledger (${problem}), so the run was stopped: nothing happens in a run that its ledger does not record`, { problem, retryable: false });
+  }
+}
+
 /** Not one of the seed's types: a defect of Stepgate itself, reported without a stack trace. */
 export class InternalError extends StepgateError {
   readonly name = "InternalError";
@@ -237,6 +250,7 @@ export const ERROR_TYPES = [
   "UrlNotPublic",
   "ApiDocumentInvalid",
   "ServerBusy",
+  "LedgerUnwritable",
 ] as const;
 
 export type ErrorType = (typeof ERROR_TYPES)[number];

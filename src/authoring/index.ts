@@ -18,6 +18,7 @@ import { publicHttpsUrl } from "./public-url.js";
 import { withDraftHosts } from "./draft-hosts.js";
 import type { MutateRequest, TestTarget } from "./test-cases.js";
 import { DEFAULT_LIMITS } from "../limits.js";
+import { BOUNDED_TOOLS, oversizedArgument } from "./input-limits.js";
 
 export { AUTHORING_TOOLS, isAuthoringTool } from "./definitions.js";
 export type { AuthoringOptions, CatalogEntry } from "./options.js";
@@ -42,6 +43,9 @@ export class Authoring {
   }
 
   async call(name: AuthoringToolName, args: Record<string, unknown>, caller: CallerContext): Promise<AuthoringAnswer> {
+    // A draft or cases past its size bound is refused before any work holds the event loop (src/authoring/input-limits.ts).
+    const tooLarge = BOUNDED_TOOLS.has(name) ? oversizedArgument(name, args) : undefined;
+    if (tooLarge) return usage(tooLarge);
     switch (name) {
       case "stepgate_guide": {
         const { GUIDE_SECTIONS, guide, guideSection, guideText, isGuideSection } = await import("./guide.js");

@@ -6,7 +6,7 @@
 // the construct. Exit 0 when every chosen workflow converted, 1 when any was
 // refused (the others are still written), 2 when the document cannot be
 // read or a workflow named with --workflow does not exist.
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { StepfileInvalid, StepgateError, formatIssue } from "../errors.js";
 import { readBounded } from "../format/read-bounded.js";
@@ -19,6 +19,7 @@ import { schemaPathFrom, stepfileText } from "../arazzo/write.js";
 import { userAgent } from "../egress/user-agent.js";
 import type { Options } from "./options.js";
 import { packageRoot, packageVersion } from "./package-root.js";
+import { fsProblem, writeWholeFile } from "../whole-file.js";
 
 export async function fromArazzo(options: Options, out: (line: string) => void, err: (line: string) => void): Promise<number> {
   const { file, workflow, out: outDir } = options.arazzo as { file: string; workflow?: string; out: string };
@@ -75,7 +76,13 @@ export async function fromArazzo(options: Options, out: (line: string) => void, 
       err(`stepgate: workflow ${workflowId} converted to a stepfile the loader refuses (a Stepgate defect; please report it): ${error instanceof StepgateError ? error.message : String(error)}`);
       continue;
     }
-    await writeFile(target, written);
+    try {
+      // Whole or not at all: a full disk leaves no half stepfile in --out (src/whole-file.ts).
+      writeWholeFile(target, written);
+    } catch (error) {
+      err(`stepgate: could not write ${target} (${fsProblem(error)}); nothing was written there`);
+      return 1;
+    }
     out(`wrote ${target} (workflow ${workflowId})`);
   }
   return failed ? 1 : 0;

@@ -2,9 +2,10 @@
 // files. The private key is created with mode 0600 and never overwritten:
 // replacing a key would orphan every ledger signed with it.
 import { generateKeyPairSync } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fingerprint } from "../ledger/signing.js";
+import { fsProblem, writeWholeFile } from "../whole-file.js";
 
 export const PRIVATE_KEY_FILE = "stepgate-ledger.key";
 export const PUBLIC_KEY_FILE = "stepgate-ledger.pub.pem";
@@ -18,15 +19,18 @@ export function keygen(dir: string, out: (line: string) => void, err: (line: str
     // Checked first so a refused run leaves no half pair behind.
     if (existsSync(publicPath)) throw Object.assign(new Error("exists"), { code: "EEXIST" });
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // "wx" fails when the file exists, so an existing key is never replaced, even by a race.
-    writeFileSync(privatePath, privateKey.export({ type: "pkcs8", format: "pem" }), { flag: "wx", mode: 0o600 });
+    // Exclusive: fails when the file exists, so an existing key is never replaced, even by a race;
+    // whole: a full disk leaves no half key that a second try would refuse to overwrite.
+    writeWholeFile(privatePath, privateKey.export({ type: "pkcs8", format: "pem" }), { exclusive: true, mode: 0o600, sync: true });
     writing = publicPath;
-    writeFileSync(publicPath, publicKey.export({ type: "spki", format: "pem" }), { flag: "wx", mode: 0o644 });
+    writeWholeFile(publicPath, publicKey.export({ type: "spki", format: "pem" }), { exclusive: true, mode: 0o644, sync: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    // The private key without its public half is no pair: gone, so the same command can run again.
+    if (writing === publicPath && code !== "EEXIST") rmSync(privatePath, { force: true });
     err(code === "EEXIST"
       ? `stepgate: ${existsSync(privatePath) && writing === privatePath ? privatePath : publicPath} already exists; Stepgate never overwrites a key (choose another folder)`
-      : `stepgate: cannot write ${writing} (${code ?? (error as Error).message})`);
+      : `stepgate: cannot write ${writing} (${fsProblem(error)})`);
     return 1;
   }
   out(`private key: ${privatePath} (serve with --signing-key ${privatePath}; keep it secret)`);

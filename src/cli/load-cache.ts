@@ -25,7 +25,7 @@
 // `--no-cache` turns all of this off. Running from src/ there is no build,
 // so no cache.
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import type { Issue } from "../errors.js";
@@ -36,6 +36,7 @@ import { capText, LISTED_ISSUES } from "../quote.js";
 import { BUILD_ID } from "./build-id.js";
 import { packageRoot } from "./package-root.js";
 import { SHIPPED_LOAD_DIGESTS } from "./shipped-loads.js";
+import { writeWholeFile } from "../whole-file.js";
 
 /** Names the entry format; a change to it is a change of key. */
 const FORMAT = "stepgate-load-cache/2";
@@ -233,25 +234,12 @@ function trim(dir: string): void {
   }
 }
 
-/** Writes the file whole or not at all (a temporary file, 0600, renamed over it), so a reader never sees half an entry. */
+/** Writes the entry whole or not at all (src/whole-file.ts), so a reader never sees half an entry, even on a full disk. */
 function writeWhole(file: string, text: string): void {
-  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    const fd = openSync(temporary, "wx", 0o600);
-    try {
-      const bytes = Buffer.from(text, "utf8");
-      // writeSync may write less than asked (a full disk): write the rest, and rename only a file that holds it all.
-      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
-      const stat = fstatSync(fd);
-      if (stat.size !== bytes.length) throw new Error("the entry was not written whole");
-      if ((stat.mode & 0o077) !== 0) throw new Error("the entry is readable by others");
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, file);
+    writeWholeFile(file, text, { mode: 0o600 });
   } catch {
     // A full disk or a read-only folder: the next start loads in full, as with no cache.
-    rmSync(temporary, { force: true });
   }
 }
 

@@ -25,7 +25,7 @@ import { allObservers } from "../engine/observer.js";
 import { telemetryWanted } from "../telemetry/wanted.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
 import { mayBeArazzoFile } from "../arazzo/detect.js";
-import { catalogEntries, catalogRoot, isStepfilePath, loadArgumentDeferred } from "./catalog.js";
+import { catalogEntries, catalogRoot, isStepfilePath, loadArgumentDeferred, UnknownCatalogName } from "./catalog.js";
 import { builtCatalogIndexOnce, readIndexedFacts } from "./catalog-index.js";
 import { openLoadCache } from "./load-cache.js";
 import { warningLines } from "./load-warnings.js";
@@ -60,7 +60,11 @@ export async function run(options: Options): Promise<number> {
 async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles) => Promise<EarlyOutcome>) | undefined, telemetry: Telemetry | undefined): Promise<number> {
   const signing = await ledgerSigning(options);
   if (typeof signing === "number") return signing;
-  // In stdio mode without --ledger-dir, standard error carries only ledger JSON lines: warnings reach the client as log messages instead.
+  // In stdio mode without --ledger-dir, standard error carries only ledger JSON lines, so load warnings
+  // are not printed there (docs/how-it-works.md, StepfileInvalid's row): `stepgate --check`,
+  // stepgate_validate and --test show them. Nor are they sent as MCP log messages: those are about
+  // runs and served files (docs/how-it-works.md, "Progress and log messages"), and a client's agent
+  // has no use for an author's warnings about a file it can only run.
   const cache = options.cache ? openLoadCache() : undefined;
   const all = await loadAll(options.positionals, options, cache);
   if (!all) return 1;
@@ -87,7 +91,7 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
   const answered = answerEarly?.(stepfiles);
   let addresses: AddressGuard | undefined;
   const kept = new KeptLedgers();
-  const ledgers = chainedLedgers(kept.tee(options.ledgerDir ? fileSinks(options.ledgerDir) : stderrSinks()), undefined, signing);
+  const ledgers = chainedLedgers(kept.tee(options.ledgerDir ? fileSinks(options.ledgerDir, undefined, undefined, (line) => err(`stepgate: ${line}`)) : stderrSinks()), undefined, signing);
   const ctx: RunContext = {
     limits: { callsPerStep: options.limits.callsPerStep, toolResultChars: options.limits.toolResultChars },
     ledger: ledgers,
@@ -144,6 +148,8 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
       return 1;
     }
     const [{ startHttpServer, ListenError }, { HttpTokenFileError }] = await Promise.all([import("../http/server.js"), import("../http/token-file.js")]);
+    // Heard from before the listening line: a SIGTERM sent as soon as it is read must still close every run (not kill the process).
+    const stopped = waitForSignal();
     let server: Awaited<ReturnType<typeof startHttpServer>>;
     try {
       server = await startHttpServer({
@@ -170,7 +176,7 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
       err(`stepgate: ${error instanceof HttpTokenFileError ? "--http-token-file " : ""}${error.message}`);
       return 1;
     }
-    await waitForSignal();
+    await stopped;
     await warnLater();
     stopWatching();
     await server.close();
@@ -295,10 +301,17 @@ async function loadAll(
   const served: { source: string; loaded: LoadedStepfile }[] = [];
   const deferred: ServedLoad[] = [];
   const seen = new Map<string, string>();
+  let unexpected: unknown;
   for (const result of results) {
     if (result.status === "rejected") {
       ok = false;
       const error = result.reason as Error;
+      // What a stepfile argument can be refused for is typed; anything else is a defect of Stepgate
+      // (or a damaged install), reported after the refusals as an internal error: exit 70 (bin/stepgate.js).
+      if (!(error instanceof StepgateError || error instanceof UnknownCatalogName)) {
+        unexpected ??= error;
+        continue;
+      }
       const name = error instanceof StepgateError ? `${error.name}: ` : "stepgate: ";
       process.stderr.write(`${name}${error.message}\n`);
       continue;
@@ -316,6 +329,7 @@ async function loadAll(
       served.push({ source: entry.source, loaded: stepfile });
     }
   }
+  if (unexpected !== undefined) throw unexpected;
   const warnings = async (print: boolean) => {
     for (const { source, load } of deferred) {
       // One file at a time, so a request that arrives meanwhile waits for one file's rules at most.

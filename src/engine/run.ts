@@ -4,7 +4,7 @@
 // at once. With an approver that asks between calls, a step whose checks
 // passed waits in the run (`pending`) until the same call comes back with
 // the person's answers.
-import { CallArgumentsInvalid, CallLimitReached, EgressDenied, GateFailed, type GateFailure, InternalError, PlaceholderUnresolved, PreflightFailed, RunNotActive, StepgateError, ToolCallFailed } from "../errors.js";
+import { CallArgumentsInvalid, CallLimitReached, EgressDenied, GateFailed, type GateFailure, InternalError, LedgerUnwritable, PlaceholderUnresolved, PreflightFailed, RunNotActive, StepgateError, ToolCallFailed } from "../errors.js";
 import { canonicalLength, hashJson } from "../format/identity.js";
 import { checkShape } from "./shape.js";
 import { fillPlaceholders } from "../format/placeholders.js";
@@ -114,6 +114,11 @@ export class Run {
       this.events = events;
       try {
         return await work();
+      } catch (error) {
+        // A record the ledger could not take (a full disk), wherever it was
+        // written: the run stops here, since it may not go on unrecorded.
+        if (error instanceof LedgerUnwritable) return (await this.fail(error)) as T;
+        throw error;
       } finally {
         this.events = undefined;
       }
@@ -220,7 +225,12 @@ export class Run {
     if (this.state === "running") {
       this.state = "failed";
       const step = this.stepIndex >= 0 && this.stepIndex < this.stepfile.compiled.steps.length ? this.step.def.id : null;
-      this.ledger.append("run_failed", { outcome: "failed", error: failure.name, step });
+      try {
+        this.ledger.append("run_failed", { outcome: "failed", error: failure.name, step });
+      } catch (error) {
+        // Still no room: the file ends at its last whole record, and the operator was told (src/ledger/sinks.ts).
+        if (!(error instanceof LedgerUnwritable)) throw error;
+      }
       this.observer?.ended?.("failed", failure.name);
       await this.toolbox.close().catch(() => undefined);
       await this.ledger.durable?.();

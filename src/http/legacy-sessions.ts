@@ -7,7 +7,7 @@ import type { McpServerFactory } from "../mcp/factory-types.js";
 import { newSession, type Session } from "../session.js";
 import { refuseBatch } from "./batch-refusal.js";
 import { answerHeld, releaseOnEnd } from "./release-on-end.js";
-import type { EndReason, SessionStore } from "./sessions.js";
+import { sessionEndReason, type EndReason, type SessionStore } from "./sessions.js";
 
 export interface LegacySessionsOptions {
   factory: McpServerFactory;
@@ -64,15 +64,16 @@ export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
       session,
       transport,
       protocolVersion: () => server.getNegotiatedProtocolVersion(),
-      async close() {
+      async close(reason) {
         if (closed) return;
         closed = true;
         // endSession runs even if closing the server throws: the factory must
-        // always learn that the session's runs are to be abandoned.
+        // always learn that the session's runs are to be abandoned. Awaited, so
+        // a DELETE is answered only once their run_abandoned records are written.
         try {
           await server.close();
         } finally {
-          factory.endSession(session);
+          await factory.endSession(session, sessionEndReason(reason));
         }
       },
     };
@@ -106,7 +107,8 @@ export function legacySessions(options: LegacySessionsOptions): LegacyHandler {
     if (found?.kind !== LEGACY_SESSION) return refuse(404, JsonRpcCode.SessionNotFound, "Session not found");
     if (request.method === "DELETE") {
       // Ended here rather than through the transport's DELETE handling, so
-      // endSession has run before the client sees the reply.
+      // endSession has run, and its runs' run_abandoned are written, before
+      // the client sees the reply.
       await sessions.end(id, "deleted");
       return new Response(null, { status: 200 });
     }

@@ -17,7 +17,7 @@ import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/ser
 import type { McpServerFactory } from "../mcp/factory-types.js";
 import { newSession, type Session } from "../session.js";
 import { answerHeld } from "./release-on-end.js";
-import type { SessionStore } from "./sessions.js";
+import { sessionEndReason, type SessionStore } from "./sessions.js";
 
 export interface ModernHandlerOptions {
   factory: McpServerFactory;
@@ -45,9 +45,9 @@ export function modernHandler(options: ModernHandlerOptions): ModernHandler {
     sessions.add({
       kind: KIND,
       session,
-      async close() {
+      async close(reason) {
         if (current === session) current = undefined;
-        factory.endSession(session);
+        await factory.endSession(session, sessionEndReason(reason));
       },
     });
     return session;

@@ -24,6 +24,11 @@ import type { Session } from "../session.js";
 /** Why a session ended; `evicted`: idle, and closed to make room at --max-sessions. */
 export type EndReason = "deleted" | "idle" | "evicted" | "closed" | "shutdown";
 
+/** What the ledger says of a session's runs when it ends: the server shutting down, or the session itself. */
+export function sessionEndReason(reason: EndReason): "session_closed" | "server_closed" {
+  return reason === "shutdown" ? "server_closed" : "session_closed";
+}
+
 /** One live session: what the store needs to know to close it. */
 export interface SessionEntry {
   /** Which handler owns the entry (a 2025 session, or the shared 2026 one). */

@@ -6,9 +6,10 @@
 // token itself is never printed, logged or put in an error:
 // messages name the file only.
 import { randomBytes } from "node:crypto";
-import { lstatSync, readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { BEARER_TOKEN } from "../../middleware/bearer-token.js";
 import { privateFileProblem } from "../private-file.js";
+import { fsProblem, writeWholeFile } from "../whole-file.js";
 
 export class HttpTokenFileError extends Error {
   override name = "HttpTokenFileError";
@@ -52,12 +53,13 @@ function createToken(path: string): HttpToken {
   const token = randomBytes(32).toString("base64url");
   const write = () => {
     try {
-      // wx: fails if anything (a file, a link) is already there, so a token is never overwritten.
-      writeFileSync(path, `${token}\n`, { flag: "wx", mode: 0o600 });
+      // Exclusive: fails if anything (a file, a link) is already there, so a token is never overwritten;
+      // whole: a full disk leaves no file holding part of a token (src/whole-file.ts).
+      writeWholeFile(path, `${token}\n`, { mode: 0o600, exclusive: true, sync: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EEXIST") throw exists();
-      throw new HttpTokenFileError(`${path} cannot be written (${code ?? (error as Error).message})`);
+      throw new HttpTokenFileError(`${path} cannot be written (${fsProblem(error)}); nothing was written there`);
     }
   };
   return { token, path, created: true, write };

@@ -20,11 +20,19 @@
 // descriptor. Out of descriptors (src/ledger/descriptors.ts), a run's first
 // record refuses the run (ServerBusy, retryable, naming no path) and a later
 // one waits, in order, until a descriptor is free; durable() waits for it.
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+// Out of space (or any other failed write: a quota, a read-only disk), a
+// record is never left half written: the file is cut back to its last whole
+// record, so it stays a valid prefix of its chain. A run's first record
+// refuses the run (ServerBusy, as above); a later one stops the run with
+// LedgerUnwritable (the engine tries its run_failed once more, which the
+// space the cut freed may hold), and the operator is told which file and
+// which record (`onFailure`): a record is never lost without a word.
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { idForFileName } from "../format/stepfile-id.js";
 import type { LedgerSink } from "./chain.js";
-import { ServerBusy } from "../errors.js";
+import { LedgerUnwritable, ServerBusy } from "../errors.js";
+import { fsProblem } from "../whole-file.js";
 import { isOutOfDescriptors, waitForDescriptors } from "./descriptors.js";
 import { GroupSync } from "./group-sync.js";
 
@@ -38,18 +46,24 @@ export interface CreateCalls {
   write(fd: number, bytes: Buffer): void;
   /** Give the file at `from` the name `to`, at once. */
   rename(from: string, to: string): void;
+  /** Write all of `bytes` to the end of the open ledger file `fd` (write(2) may write part of them and then fail). */
+  append?(fd: number, bytes: Buffer): void;
 }
 
 export const nodeCreateCalls: CreateCalls = {
   openNew: (path) => openSync(path, "wx"),
   write: writeAll,
   rename: renameSync,
+  append: writeAll,
 };
+
+/** Told, in one line naming the file, of each record that could not be written. */
+export type SinkFailure = (line: string) => void;
 
 /** A run's last record, as canonical JSON spells its type (keys sorted, no spaces). */
 const RUN_END = /"type":"run_(?:finished|failed|abandoned)"/;
 
-export function fileSinks(dir: string, group: GroupSync = new GroupSync(dir), calls: CreateCalls = nodeCreateCalls): SinkFactory {
+export function fileSinks(dir: string, group: GroupSync = new GroupSync(dir), calls: CreateCalls = nodeCreateCalls, onFailure: SinkFailure = () => undefined): SinkFactory {
   return (stepfile, run) => {
     const name = `${idForFileName(stepfile)}-${run}.jsonl`;
     const path = join(dir, name);
@@ -61,7 +75,7 @@ export function fileSinks(dir: string, group: GroupSync = new GroupSync(dir), ca
     let flushing: Promise<void> | undefined;
 
     const put = (record: Buffer) => {
-      const write = () => (created ? appendRecord(path, record) : createWithRecord(calls, temporary, path, record));
+      const write = () => (created ? appendRecord(calls, path, record) : createWithRecord(calls, temporary, path, record));
       try {
         write();
       } catch (error) {
@@ -96,6 +110,16 @@ export function fileSinks(dir: string, group: GroupSync = new GroupSync(dir), ca
       }
     };
 
+    /** A record that could not be written, said to the operator; what the engine is given instead. */
+    const unwritten = (error: unknown, line: string): Error => {
+      const seq = /"seq":(\d+)/.exec(line)?.[1];
+      const type = /"type":"(\w+)"/.exec(line)?.[1];
+      onFailure(`ledger ${created ? path : `${path} (not created)`}: record ${seq} (${type}) could not be written (${fsProblem(error)}); ${created ? "the file ends at the record before it" : "the run was not started"}`);
+      // Nothing of this run is on disk: refuse to start it, as for descriptors.
+      if (!created) return new ServerBusy(`the server cannot write ledgers for now (${fsProblem(error)})`);
+      return new LedgerUnwritable(fsProblem(error));
+    };
+
     return {
       write(line) {
         const record = Buffer.from(`${line}\n`, "utf8");
@@ -105,7 +129,8 @@ export function fileSinks(dir: string, group: GroupSync = new GroupSync(dir), ca
           if (!created) mkdirSync(dir, { recursive: true });
           put(record);
         } catch (error) {
-          if (!isOutOfDescriptors(error)) throw error;
+          // A system call's failure (it has a code: ENOSPC, EDQUOT, EROFS, ...) is worded for engine and operator; anything else is a defect and stays as it is.
+          if (!isOutOfDescriptors(error)) throw typeof (error as NodeJS.ErrnoException).code === "string" ? unwritten(error, line) : error;
           // Nothing of this run is on disk yet: refuse to start it (the
           // client may try again) rather than hold a run with no ledger.
           if (!created) throw new ServerBusy("the server is out of file descriptors for now (too many open connections and files)");
@@ -123,11 +148,22 @@ export function fileSinks(dir: string, group: GroupSync = new GroupSync(dir), ca
   };
 }
 
-/** Appends one record to an existing ledger file. */
-function appendRecord(path: string, record: Buffer): void {
+/** Appends one record to an existing ledger file, or leaves the file as it was: a write that fails midway (a full disk) is cut off again. */
+function appendRecord(calls: CreateCalls, path: string, record: Buffer): void {
   const fd = openSync(path, "a");
   try {
-    writeAll(fd, record);
+    const size = fstatSync(fd).size;
+    try {
+      (calls.append ?? writeAll)(fd, record);
+    } catch (error) {
+      // Half a record would end the file in a line --verify cannot read; cutting it frees what it took.
+      try {
+        ftruncateSync(fd, size);
+      } catch {
+        // The cut failed too: --verify names this file's last line as torn.
+      }
+      throw error;
+    }
   } finally {
     closeSync(fd);
   }

@@ -7,8 +7,13 @@ import type { Session } from "../session.js";
 export interface McpServerFactory {
   /** A new MCP server bound to one session (stdio: the one client; HTTP: one session). */
   create(session: Session): Server;
-  /** The session ended (closed, deleted or reaped for idling): abandon its runs. */
-  endSession(session: Session): void;
+  /**
+   * The session ended (closed, deleted or reaped for idling; `server_closed`
+   * when the server itself is shutting down): abandon its runs. Resolves once
+   * every run_abandoned is written, so a transport can answer a DELETE after
+   * the records that say so. Never rejects.
+   */
+  endSession(session: Session, reason?: "session_closed" | "server_closed"): Promise<void> | void;
   /**
    * The tools/list result every server of this factory answers, as JSON: the
    * same string until the catalog changes (--watch). A transport may answer

@@ -88,12 +88,12 @@ export function createServerFactory(options: FactoryOptions): McpServerFactory {
     sessionRuns(session: Session) {
       return { active: options.registry.hasActiveRun(session), started: options.registry.hasStartedRun(session) };
     },
-    endSession(session: Session) {
+    endSession(session: Session, reason: "session_closed" | "server_closed" = "session_closed") {
       options.watch?.sessionEnded(session.id);
       servers.get(session.id)?.stopListening();
       servers.delete(session.id);
       for (const run of options.registry.runsOf(session)) ledgers.forget(run);
-      void options.registry.endSession(session);
+      return options.registry.endSession(session, reason);
     },
   };
   // A watched server must see every tools/list, so the transports' cached answer is offered only unwatched.

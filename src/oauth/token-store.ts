@@ -9,10 +9,10 @@
 // over the old one, so a crash leaves the old or the new file, never half of
 // one. It holds secrets by the operator's explicit choice, so Stepgate
 // refuses a file that others can read or that is not a regular file.
-import { createHash, randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { createHash } from "node:crypto";
+import { lstatSync, readFileSync } from "node:fs";
 import { privateFileProblem } from "../private-file.js";
+import { fsProblem, writeWholeFile } from "../whole-file.js";
 import { isSecretMethod, type SecretMethod } from "./variables.js";
 
 export class TokenStoreError extends Error {
@@ -160,18 +160,11 @@ export class TokenStore {
 
   private writeNow(): void {
     const file: StoreFile = { stepgate_token_store: 1, grants: this.entries, ...(this.accessTokens.length > 0 ? { access_tokens: this.accessTokens } : {}) };
-    const temporary = join(dirname(this.path), `.${randomBytes(6).toString("hex")}.tmp`);
     try {
-      const fd = openSync(temporary, "wx", 0o600);
-      try {
-        writeSync(fd, `${JSON.stringify(file, null, 2)}\n`);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temporary, this.path);
+      // Whole or not at all: one write(2) may write part of the file on a full disk (src/whole-file.ts).
+      writeWholeFile(this.path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, sync: true });
     } catch (error) {
-      throw new TokenStoreError(`could not write ${this.path}: ${(error as Error).message}`);
+      throw new TokenStoreError(`could not write ${this.path} (${fsProblem(error)}); it still holds what it held before`);
     }
   }
 }

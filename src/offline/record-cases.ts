@@ -1,10 +1,11 @@
 // `--record-cases <dir>`: every finished or failed run becomes a cases file
 // that `stepgate --test` replays, so a good (or bad) live run can be kept as
 // an offline test. Results are written whole; the ledger holds only hashes.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { idForFileName } from "../format/stepfile-id.js";
 import { stringify } from "yaml";
+import { fsProblem, writeWholeFile } from "../whole-file.js";
 import type { RunContext } from "../engine/context.js";
 import type { Attempt, AttemptCall } from "../engine/observer.js";
 
@@ -31,10 +32,11 @@ export function caseRecorder(dir: string, onError: (message: string) => void = (
         try {
           mkdirSync(dir, { recursive: true });
           // No anchors: a cases file is meant to be read and edited by people.
-          writeFileSync(path, `${header.join("\n")}\n${stringify(body, { aliasDuplicateObjects: false, lineWidth: 0 })}`);
+          // Whole or not at all: a full disk leaves no half file for --test to choke on.
+          writeWholeFile(path, `${header.join("\n")}\n${stringify(body, { aliasDuplicateObjects: false, lineWidth: 0 })}`);
         } catch (error) {
           // Recording is a by-product; failing to write it must not touch the run.
-          onError(`could not write ${path}: ${(error as Error).message}`);
+          onError(`could not write ${path} (${fsProblem(error)}); the run itself is unaffected and its ledger is complete`);
         }
       },
     };

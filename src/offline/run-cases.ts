@@ -9,6 +9,7 @@
 // allow"; cases test gates, not the live attempt budget): the runs here have
 // an unbounded attempt budget, and an entry past the step's retries gets a
 // note in the report, not a difference.
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { GateFailure, StepgateError } from "../errors.js";
 import { jsonEqual } from "../expr/index.js";
 import type { LoadedStepfile } from "../loader/load.js";
@@ -70,6 +71,10 @@ export async function runCases(stepfile: LoadedStepfile, file: CasesFile, limits
 
 /** One case, as its own run; `--mutate` plays altered copies of a case through it. */
 export async function runCase(stepfile: LoadedStepfile, c: Case, limits: Limits): Promise<CaseResult> {
+  // Every case, and every mutant of --mutate (played as a case), starts on a
+  // fresh turn of the event loop: a server answering stepgate_test serves
+  // its other sessions between runs instead of after hundreds of them.
+  await nextTurn();
   const toolbox = await ReplayToolbox.open(stepfile);
   const results: EntryResult[] = [];
   let next = 0;

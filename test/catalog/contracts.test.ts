@@ -54,15 +54,6 @@ function servers(doc: StepfileDocument): string[] {
 }
 
 /** How many parameters the entry's operations on a server declare. */
-function declaredParameters(doc: StepfileDocument, server: string): number {
-  let count = 0;
-  for (const tool of Object.values(doc.tools ?? {})) {
-    if (tool.openapi?.server !== server) continue;
-    const paths = (tool.openapi.document as { paths?: Record<string, Record<string, { parameters?: unknown[] }>> } | undefined)?.paths ?? {};
-    for (const item of Object.values(paths)) for (const op of Object.values(item)) count += Array.isArray(op?.parameters) ? op.parameters.length : 0;
-  }
-  return count;
-}
 
 async function load(file: string): Promise<StepfileDocument> {
   return (await loadStepfileFile(file, "contract")).doc;

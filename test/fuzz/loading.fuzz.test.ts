@@ -21,6 +21,7 @@ const corpus = [
 /** Loads and says how it ended; anything but StepfileInvalid is rethrown (a finding). */
 function outcome(text: string): "loaded" | "invalid" {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   try {
     loadStepfileText(text, "fuzz.stepfile.yaml");
     return "loaded";
@@ -30,12 +31,24 @@ function outcome(text: string): "loaded" | "invalid" {
     expect(error.message).not.toMatch(/\n\s+at /);
     return "invalid";
   } finally {
-    // A hang is a finding too. Not a timing assertion: the issue's bound is 2 s, and
-    // this only catches a load that never ends on however loaded a machine. 60 s did
-    // not hold: inside a vitest worker, with the bench smoke test running beside it,
-    // the 3 MB key once took 93 s (alone it takes under 1 s; not yet explained, and
-    // written down as a finding), so the bound sits at 180 s, under the test's timeout.
-    expect(performance.now() - started).toBeLessThan(180_000);
+    // A hang is a finding too. Not a timing assertion: the bound is on the CPU
+    // time this process spent in the load (all its threads, GC included), which
+    // a machine too busy to schedule the worker does not inflate, and its
+    // message gives both figures. The bound stays high because of a finding
+    // not yet fixed (issue 29, 2026-12-02): in 7 of 42 runs of this file (a
+    // machine at load 1-3, some with a busy sibling), the 3 MB key took 70-76 s
+    // of CPU instead of about 0.5 s, and both CPU profiles of such runs put
+    // nearly all of it in the nesting scan (src/format/nesting.ts,
+    // flowTooDeep, one statement of its per-character loop). The text is the
+    // same every time, so it is state the worker is in by then (alone, with
+    // -t, it never slowed in 5 runs). It is not the rope the template literal
+    // builds: reading it through charCodeAt(0) first did not help, and a flat
+    // copy (a Buffer round trip) slowed the same way in 1 of 20 runs.
+    // The slowest other case, a 50 MB text, uses about 2.5 s of CPU; 180 s is
+    // a load that would not end.
+    const used = process.cpuUsage(cpu);
+    const cpuMs = (used.user + used.system) / 1000;
+    expect(cpuMs, `the load used ${Math.round(cpuMs)} ms of CPU over ${Math.round(performance.now() - started)} ms of wall time`).toBeLessThan(180_000);
   }
 }
 

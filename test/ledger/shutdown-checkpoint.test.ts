@@ -10,6 +10,7 @@ import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyLedger } from "../../src/ledger/verify.js";
 import { startApiFixture } from "../support/api-fixture.js";
+import { slowStepfile } from "../support/slow-stepfile.js";
 import { stepgateBin } from "../support/paths.js";
 
 const dir = mkdtempSync(join(tmpdir(), "stepgate-shutdown-"));
@@ -19,25 +20,7 @@ describe("clean shutdown with a run open", () => {
   it("writes a signed shutdown checkpoint before the run is abandoned", async () => {
     const api = await startApiFixture([{ method: "GET", path: "/slow", answers: [{ status: 200, json: { ok: true }, delay_ms: 3_000 }] }]);
     expect(spawnSync(process.execPath, [stepgateBin(), "--keygen", join(dir, "keys")]).status).toBe(0);
-    writeFileSync(join(dir, "slow.stepfile.yaml"), `stepgate: "1"
-id: slow
-inputs: { type: object }
-tools:
-  api:
-    openapi:
-      server: "${api.origin}"
-      document:
-        openapi: 3.1.0
-        info: { title: Slow, version: "1" }
-        paths: { /slow: { get: { operationId: getSlow } } }
-    exposes: [getSlow]
-steps:
-  - id: wait
-    tools: [getSlow]
-    instructions: Call getSlow.
-    produces: { type: object }
-    gates: [{ id: any, schema: { type: object } }]
-`);
+    writeFileSync(join(dir, "slow.stepfile.yaml"), slowStepfile(api.origin));
     const ledgers = join(dir, "ledgers");
     const child = spawn(process.execPath, [stepgateBin(), "--ledger-dir", ledgers, "--signing-key", join(dir, "keys/stepgate-ledger.key"), join(dir, "slow.stepfile.yaml")], { stdio: ["pipe", "pipe", "pipe"] });
     const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
