@@ -53,8 +53,6 @@ function servers(doc: StepfileDocument): string[] {
   return Object.values(doc.tools ?? {}).flatMap((t) => (t.openapi ? [t.openapi.server] : []));
 }
 
-/** How many parameters the entry's operations on a server declare. */
-
 async function load(file: string): Promise<StepfileDocument> {
   return (await loadStepfileFile(file, "contract")).doc;
 }
