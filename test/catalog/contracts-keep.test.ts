@@ -54,6 +54,32 @@ describe("keep.ts", () => {
     expect(() => keep(doc, [{ method: "post", path: "/items/{id}" }])).toThrow("the description has no POST /items/{id}");
   });
 
+  it("keeps a response's JSON bodies, +json types included, and drops an Atom one with the schemas only it reaches", () => {
+    const doc: JsonObject = {
+      openapi: "3.0.3",
+      paths: { "/alerts/active": { get: { operationId: "alerts_active", responses: { "200": { $ref: "#/components/responses/AlertCollection" } } } } },
+      components: {
+        responses: {
+          AlertCollection: {
+            description: "A collection of alerts.",
+            headers: { "X-Request-Id": { $ref: "#/components/headers/RequestId" } },
+            content: {
+              "application/geo+json": { schema: { $ref: "#/components/schemas/Geo" } },
+              "application/ld+json": { schema: { $ref: "#/components/schemas/Ld" } },
+              "application/atom+xml": { schema: { $ref: "#/components/schemas/Atom" } },
+            },
+          },
+        },
+        schemas: { Geo: { type: "object" }, Ld: { type: "object" }, Atom: { type: "object" } },
+      },
+    };
+    const kept = keep(doc, [{ method: "get", path: "/alerts/active" }]);
+    expect(kept.components).toEqual({
+      responses: { AlertCollection: { content: { "application/geo+json": { schema: { $ref: "#/components/schemas/Geo" } }, "application/ld+json": { schema: { $ref: "#/components/schemas/Ld" } } } } },
+      schemas: { Geo: { type: "object" }, Ld: { type: "object" } },
+    });
+  });
+
   it("converts Swagger 2.0: body to requestBody, type keywords into schema, definitions to components, basePath onto paths", () => {
     const converted = fromSwagger2({
       swagger: "2.0",

@@ -6,7 +6,8 @@
 //   maximum) does not contradict the published one; every required one is
 //   declared;
 // - each declared request body field and response field exists there with a
-//   compatible type;
+//   compatible type, a response body under the same media type (application/json,
+//   or a +json type such as the National Weather Service's application/geo+json);
 // - every literal argument a mechanical call sends fits the published schema
 //   (and each literal an `if` argument can give),
 //   including a maximum that a description states only in words ("(max 100)",
@@ -15,7 +16,7 @@
 //   `select` read resolves in the published response schema.
 // Hand-written: no library compares two OpenAPI descriptions field by field
 // against what a stepfile's expressions read.
-import { isObject, resolvePointer, type JsonObject } from "../../../src/format/json-pointer.js";
+import { isObject, mediaKind, resolvePointer, type JsonObject } from "../../../src/format/json-pointer.js";
 import { HTTP_METHODS } from "../../../src/format/http-methods.js";
 import type { StepfileDocument, ToolDef } from "../../../src/format/types.js";
 import type { PublishedDescription, PublishedOperation, Schema } from "./published.js";
@@ -77,7 +78,9 @@ export function checkEntry(stepfile: StepfileDocument, provider: Provider): Cont
   report.declared.operations = declared.size;
   for (const d of declared.values()) report.declared.parameters += Array.isArray(d.op.parameters) ? d.op.parameters.length : 0;
   const published = new Map<string, PublishedOperation>();
+  const bodyTypes = new Map<string, string>();
   for (const [id, d] of declared) {
+    bodyTypes.set(id, answeredType(d));
     const where = `${id} (${d.method.toUpperCase()} ${d.path})`;
     const prefix = provider.pathPrefix;
     if (prefix && !d.path.startsWith(prefix)) report.findings.push(`${where}: ${provider.source}'s server has the path ${prefix}, which this path does not start with`);
@@ -95,8 +98,30 @@ export function checkEntry(stepfile: StepfileDocument, provider: Provider): Cont
     checkBody(where, d, pub, provider, report);
     checkResponses(where, d, pub, provider, report);
   }
-  checkCalls(stepfile, published, provider, report);
+  checkCalls(stepfile, published, bodyTypes, provider, report);
   return report;
+}
+
+/** The JSON media types (application/json, +json) a declared response lists, lower-cased without parameters, with their media objects. */
+function jsonMedia(doc: JsonObject, response: unknown): Array<[string, JsonObject]> {
+  const resolved = local(doc, response);
+  const content = isObject(resolved.content) ? resolved.content : {};
+  return Object.entries(content).flatMap(([type, media]) => (mediaKind(type) === "json" && isObject(media) ? [[type.split(";")[0]!.trim().toLowerCase(), media] as [string, JsonObject]] : []));
+}
+
+/**
+ * The media type a successful call is answered in: the first JSON type its
+ * success responses declare, as the Accept header Stepgate sends puts them
+ * first (src/tools/openapi/accept.ts); application/json when none is declared.
+ */
+function answeredType(d: DeclaredOperation): string {
+  const responses = isObject(d.op.responses) ? d.op.responses : {};
+  for (const [status, response] of Object.entries(responses)) {
+    if (!/^2(\d\d|XX)$/i.test(status)) continue;
+    const first = jsonMedia(d.doc, response)[0];
+    if (first) return first[0];
+  }
+  return "application/json";
 }
 
 function declaredOperations(tool: string, def: ToolDef): DeclaredOperation[] {
@@ -168,18 +193,22 @@ function checkBody(where: string, d: DeclaredOperation, pub: PublishedOperation,
 
 function checkResponses(where: string, d: DeclaredOperation, pub: PublishedOperation, provider: Provider, report: ContractReport): void {
   for (const [status, response] of Object.entries(isObject(d.op.responses) ? d.op.responses : {})) {
-    const resolved = local(d.doc, response);
-    const json = isObject(resolved.content) ? (resolved.content as JsonObject)["application/json"] : undefined;
     if (!pub.responses.has(status) && !pub.responses.has("default")) {
       report.findings.push(`${where}: ${provider.source} declares no ${status} response`);
       continue;
     }
-    if (!isObject(json) || json.schema === undefined) continue;
-    const listed = pub.responses.get(status) ?? pub.responses.get("default");
     const optional = optFieldsEnum(pub, provider);
-    const published = listed && optional && /^2\d\d$/.test(status) ? withFields(listed, optional, provider) : listed;
-    if (!published) report.findings.push(`${where}: ${provider.source} declares no JSON body for ${status}`);
-    else compareSchema(`${where}: ${status} response`, local(d.doc, json.schema), published, provider, report, d.doc);
+    for (const [type, media] of jsonMedia(d.doc, response)) {
+      if (media.schema === undefined) continue;
+      const listed = pub.responses.get(status)?.get(type) ?? pub.responses.get("default")?.get(type);
+      const published = listed && optional && /^2\d\d$/.test(status) ? withFields(listed, optional, provider) : listed;
+      if (published) {
+        compareSchema(`${where}: ${status} response`, local(d.doc, media.schema), published, provider, report, d.doc);
+        continue;
+      }
+      const has = [...(pub.responses.get(status) ?? pub.responses.get("default") ?? new Map<string, Schema>()).keys()];
+      report.findings.push(`${where}: ${provider.source} declares no ${type} body for ${status}${has.length > 0 ? ` (it has ${has.join(", ")})` : ""}`);
+    }
   }
 }
 
@@ -422,15 +451,17 @@ function bodyProperties(body: Schema, fields: string[], provider: Provider): Jso
 }
 
 /** The mechanical calls' arguments and the response paths the stepfile reads. */
-function checkCalls(stepfile: StepfileDocument, published: Map<string, PublishedOperation>, provider: Provider, report: ContractReport): void {
+function checkCalls(stepfile: StepfileDocument, published: Map<string, PublishedOperation>, bodyTypes: Map<string, string>, provider: Provider, report: ContractReport): void {
   // As Stepgate reads responses.<id> and results: the success statuses plus
   // `default`, which is where a provider that answers errors with 200
   // (Slack's `ok: false`) describes that body.
   const successBody = (id: string): Schema | undefined => {
     const pub = published.get(id);
     if (!pub) return undefined;
-    const success = [...pub.responses].find(([status, schema]) => /^2\d\d$/.test(status) && schema)?.[1];
-    const fallback = pub.responses.get("default");
+    // The body in the media type the call is answered in.
+    const type = bodyTypes.get(id) ?? "application/json";
+    const success = [...pub.responses].find(([status, bodies]) => /^2\d\d$/.test(status) && bodies.has(type))?.[1].get(type);
+    const fallback = pub.responses.get("default")?.get(type);
     return success && fallback ? { anyOf: [success, fallback] } : success;
   };
   for (const step of stepfile.steps) {

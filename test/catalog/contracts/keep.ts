@@ -23,7 +23,7 @@
 // description to a few operations with their references.
 import { readFileSync, writeFileSync } from "node:fs";
 import { load as loadYaml } from "js-yaml";
-import { isObject, resolvePointer, type JsonObject } from "../../../src/format/json-pointer.js";
+import { isObject, mediaKind, resolvePointer, type JsonObject } from "../../../src/format/json-pointer.js";
 import { fromProto } from "./from-proto.js";
 
 type Format = "swagger2" | "openapi3" | "discovery" | "proto";
@@ -70,10 +70,16 @@ function cleanBody(body: unknown): unknown {
   return { ...(body.required !== undefined ? { required: body.required } : {}), content: cleanContent(body.content) };
 }
 
+/**
+ * A response with only its JSON bodies (application/json and +json types),
+ * the ones the check reads: an Atom or XML alternative (the National Weather
+ * Service's application/atom+xml) would only bring its schemas along.
+ */
 function cleanResponse(response: unknown): unknown {
   if (!isObject(response)) return response;
   if (typeof response.$ref === "string") return onlyRef(response);
-  return response.content !== undefined ? { content: cleanContent(response.content) } : {};
+  if (!isObject(response.content)) return {};
+  return { content: cleanContent(Object.fromEntries(Object.entries(response.content).filter(([type]) => mediaKind(type) === "json"))) };
 }
 
 function cleanOperation(op: JsonObject): JsonObject {

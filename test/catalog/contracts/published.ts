@@ -3,7 +3,7 @@
 // descriptions are large (GitHub's is 13 MB), so nothing is dereferenced
 // ahead of time.
 import { readFileSync } from "node:fs";
-import { isObject, resolvePointer, type JsonObject } from "../../../src/format/json-pointer.js";
+import { isObject, mediaKind, resolvePointer, type JsonObject } from "../../../src/format/json-pointer.js";
 
 export type Schema = JsonObject;
 
@@ -21,7 +21,12 @@ export interface PublishedOperation {
   operationId: string;
   parameters: PublishedParameter[];
   body?: Schema | undefined;
-  responses: Map<string, Schema | undefined>;
+  /**
+   * Each status's JSON bodies by media type: application/json and any +json
+   * type (the National Weather Service answers application/geo+json), which
+   * Stepgate parses as JSON. Empty for a status with no JSON body.
+   */
+  responses: Map<string, Map<string, Schema>>;
 }
 
 export class PublishedDescription {
@@ -72,11 +77,14 @@ export class PublishedDescription {
     }));
     const body = this.deref(op.requestBody);
     const bodySchema = isObject(body) && isObject(body.content) ? (body.content as JsonObject)["application/json"] : undefined;
-    const responses = new Map<string, Schema | undefined>();
+    const responses = new Map<string, Map<string, Schema>>();
     for (const [status, response] of Object.entries(isObject(op.responses) ? op.responses : {})) {
       const resolved = this.deref(response);
-      const json = isObject(resolved) && isObject(resolved.content) ? (resolved.content as JsonObject)["application/json"] : undefined;
-      responses.set(status, isObject(json) && json.schema !== undefined ? this.schema(json.schema) : undefined);
+      const bodies = new Map<string, Schema>();
+      for (const [type, media] of Object.entries(isObject(resolved) && isObject(resolved.content) ? resolved.content : {})) {
+        if (mediaKind(type) === "json" && isObject(media) && media.schema !== undefined) bodies.set(type.split(";")[0]!.trim().toLowerCase(), this.schema(media.schema));
+      }
+      responses.set(status, bodies);
     }
     return {
       method,
