@@ -454,3 +454,31 @@ describe("dependency-upgrade-plan against deps.dev's api.proto", () => {
     expect(report.findings).toEqual([expect.stringMatching(/^GetVersion \(GET .*\): 200 response: field is_default is not in google\/deps\.dev \(api\/v3\/api\.proto\) \(it has .*isDefault/)]);
   });
 });
+
+describe("nws-alert-shift-briefing against the National Weather Service's description", () => {
+  type Media = Record<string, { schema: { properties: { features: { items: { properties: { properties: { properties: Record<string, { enum?: string[] }> } } } } } } }>;
+  const answer = (doc: StepfileDocument): Media => (doc.tools!.nws!.openapi!.document as { paths: Record<string, { get: { responses: Record<string, { content: Media }> } }> }).paths["/alerts/active"]!.get.responses["200"]!.content;
+
+  it("reads the answer as NWS sends it, application/geo+json, and finds a severity NWS does not grade and a pagination field it does not send", () => {
+    const entry = structuredClone(checked.find((c) => c.entry.name === "nws-alert-shift-briefing")!.doc) as StepfileDocument;
+    const alert = answer(entry)["application/geo+json"]!.schema.properties.features.items.properties.properties.properties;
+    alert.severity!.enum!.push("High");
+    const fetch = entry.steps.find((s) => s.id === "fetch")!;
+    (fetch.do!.output as Record<string, unknown>).next_page = { var: "responses.alerts.pagination.nextPage" };
+    const report = checkEntry(entry, provider(bySource("nws")));
+    expect(report.findings).toEqual([
+      `alerts_active (GET /alerts/active): 200 response.features[].properties.severity: enum values ["High"] are not among weather-gov/api (assets/openapi.yaml)'s ["Extreme","Severe","Moderate","Minor","Unknown"]`,
+      "step fetch: responses.alerts.pagination.nextPage reads nextPage, which weather-gov/api (assets/openapi.yaml) does not declare there (it has next)",
+    ]);
+  });
+
+  it("finds an answer declared as application/json, which NWS does not send", () => {
+    const entry = structuredClone(checked.find((c) => c.entry.name === "nws-alert-shift-briefing")!.doc) as StepfileDocument;
+    const content = answer(entry);
+    content["application/json"] = content["application/geo+json"]!;
+    delete content["application/geo+json"];
+    expect(checkEntry(entry, provider(bySource("nws"))).findings).toEqual([
+      "alerts_active (GET /alerts/active): weather-gov/api (assets/openapi.yaml) declares no application/json body for 200 (it has application/geo+json, application/ld+json)",
+    ]);
+  });
+});
