@@ -17,7 +17,7 @@
 //   no content_urls, which the answer carries and wiki-brief reads.
 // - openFDA, Open Library, Nager.Date and FRED: none found in a public
 //   repository (the FRED OpenAPI files found are third parties' write-ups).
-// - Federal Register, Greenhouse, Frankfurter, World Bank, Census, USGS:
+// - Federal Register, Greenhouse, World Bank, Census, USGS:
 //   their READMEs say none is on npm; public repositories were not searched
 //   for them in this pass.
 // Every entry not checked here says in its README where its shapes come from.
@@ -83,7 +83,10 @@ describe("catalog entries against their providers' published descriptions", () =
         expect(report.declared.operations).toBeGreaterThan(0);
         expect(report.checked.operations).toBe(report.declared.operations);
         expect(report.checked.parameters).toBe(report.declared.parameters);
-        expect(report.checked.fields).toBeGreaterThan(10);
+        // More than ten fields compared, or every one where the entry
+        // declares fewer (Frankfurter's rates answer has four).
+        expect(report.declared.fields).toBeGreaterThan(0);
+        expect(report.checked.fields).toBeGreaterThanOrEqual(Math.min(11, report.declared.fields));
         expect(report.checked.paths).toBeGreaterThan(5);
       }
     },
@@ -452,5 +455,23 @@ describe("dependency-upgrade-plan against deps.dev's api.proto", () => {
     doc.paths[path] = JSON.parse(JSON.stringify(doc.paths[path]).replace('"isDefault"', '"is_default"')) as Record<string, unknown>;
     const report = checkEntry(plan, provider(bySource("deps-dev")));
     expect(report.findings).toEqual([expect.stringMatching(/^GetVersion \(GET .*\): 200 response: field is_default is not in google\/deps\.dev \(api\/v3\/api\.proto\) \(it has .*isDefault/)]);
+  });
+});
+
+describe("fx-revaluation against Frankfurter's published v1 description", () => {
+  it("reads the path under the server's /v1, and finds a parameter Frankfurter does not have and a field it does not send", () => {
+    const { doc, paths } = editable("fx-revaluation", "frankfurter");
+    // symbols written as currencies (v2's name is quotes), and the rates' day read as rate_date.
+    renameParameter(paths, "/v1/{date}", "get", "symbols", "currencies");
+    (doc.steps.find((s) => s.id === "rates")!.do!.output as Record<string, unknown>).day = { var: "responses.ecb.0.rate_date" };
+    const source = "lineofflight/frankfurter (lib/public/v1/openapi.json)";
+    expect(checkEntry(doc, provider(bySource("frankfurter"))).findings).toEqual([
+      `getHistoricalRates (GET /v1/{date}): parameter currencies is not in ${source}`,
+      `step rates: responses.ecb.0.rate_date reads rate_date, which ${source} does not declare there (it has date)`,
+    ]);
+    // The same path without /v1 is not Frankfurter's.
+    paths["/{date}"] = paths["/v1/{date}"]!;
+    delete paths["/v1/{date}"];
+    expect(checkEntry(doc, provider(bySource("frankfurter"))).findings).toContain(`getHistoricalRates (GET /{date}): ${source}'s server has the path /v1, which this path does not start with`);
   });
 });

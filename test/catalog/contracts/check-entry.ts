@@ -55,8 +55,12 @@ export interface ContractReport {
   findings: string[];
   /** What was compared, so a test can tell a clean report from an empty one. */
   checked: { operations: number; parameters: number; fields: number; literals: number; paths: number };
-  /** What the entry declares for this provider, so a test can tell that every one of them was compared. */
-  declared: { operations: number; parameters: number };
+  /**
+   * What the entry declares for this provider, so a test can tell that every
+   * one of them was compared: `fields` counts the properties of its request
+   * bodies' and responses' schemas, nested ones included.
+   */
+  declared: { operations: number; parameters: number; fields: number };
 }
 
 interface DeclaredOperation {
@@ -68,14 +72,17 @@ interface DeclaredOperation {
 }
 
 export function checkEntry(stepfile: StepfileDocument, provider: Provider): ContractReport {
-  const report: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 }, declared: { operations: 0, parameters: 0 } };
+  const report: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 }, declared: { operations: 0, parameters: 0, fields: 0 } };
   const declared = new Map<string, DeclaredOperation>();
   for (const [name, tool] of Object.entries(stepfile.tools ?? {})) {
     if (tool.openapi?.server !== provider.server || !isObject(tool.openapi.document)) continue;
     for (const op of declaredOperations(name, tool)) declared.set(String(op.op.operationId), op);
   }
   report.declared.operations = declared.size;
-  for (const d of declared.values()) report.declared.parameters += Array.isArray(d.op.parameters) ? d.op.parameters.length : 0;
+  for (const d of declared.values()) {
+    report.declared.parameters += Array.isArray(d.op.parameters) ? d.op.parameters.length : 0;
+    report.declared.fields += declaredFields(d);
+  }
   const published = new Map<string, PublishedOperation>();
   for (const [id, d] of declared) {
     const where = `${id} (${d.method.toUpperCase()} ${d.path})`;
@@ -111,6 +118,23 @@ function declaredOperations(tool: string, def: ToolDef): DeclaredOperation[] {
     }
   }
   return found;
+}
+
+/** The properties of an operation's declared JSON request body and response schemas, nested ones included. */
+function declaredFields(d: DeclaredOperation): number {
+  const count = (schema: Schema, depth: number): number => {
+    if (depth > 20) return 0;
+    const props = isObject(schema.properties) ? Object.values(schema.properties) : [];
+    const nested = props.reduce<number>((n, p) => n + count(local(d.doc, p), depth + 1), props.length);
+    return nested + (schema.items !== undefined ? count(local(d.doc, schema.items), depth + 1) : 0);
+  };
+  const json = (holder: unknown): Schema => {
+    const resolved = local(d.doc, holder);
+    const content = isObject(resolved.content) ? (resolved.content as JsonObject)["application/json"] : undefined;
+    return isObject(content) && content.schema !== undefined ? local(d.doc, content.schema) : {};
+  };
+  const responses = isObject(d.op.responses) ? Object.values(d.op.responses) : [];
+  return [d.op.requestBody, ...responses].reduce<number>((n, holder) => n + count(json(holder), 0), 0);
 }
 
 /** A declared schema with local `$ref`s followed (inline documents use them for shared shapes). */
@@ -365,7 +389,7 @@ function checkLiteral(where: string, value: unknown, schema: Schema, provider: P
   // fields fit too (Intercom's compound query has `operator` and `value`
   // like a single filter, but its value is a list of filters).
   const deep = fitting.map((option) => {
-    const scratch: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 }, declared: { operations: 0, parameters: 0 } };
+    const scratch: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 }, declared: { operations: 0, parameters: 0, fields: 0 } };
     checkParts(where, value, option, provider, scratch);
     return scratch;
   });
