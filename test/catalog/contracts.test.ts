@@ -17,7 +17,7 @@
 //   no content_urls, which the answer carries and wiki-brief reads.
 // - openFDA, Open Library, Nager.Date and FRED: none found in a public
 //   repository (the FRED OpenAPI files found are third parties' write-ups).
-// - Federal Register, Greenhouse, World Bank, Census, USGS:
+// - Greenhouse, World Bank, Census, USGS:
 //   their READMEs say none is on npm; public repositories were not searched
 //   for them in this pass.
 // Every entry not checked here says in its README where its shapes come from.
@@ -43,7 +43,7 @@ const parsed = new Map<string, Provider>();
 function provider(source: ProviderSource): Provider {
   let found = parsed.get(source.server);
   if (!found) {
-    found = { server: source.server, source: source.source, description: new PublishedDescription(source.file), commonHeaders: source.commonHeaders, pathPrefix: source.pathPrefix, operationNames: source.operationNames, enumNames: source.enumNames };
+    found = { server: source.server, source: source.source, description: new PublishedDescription(source.file), commonHeaders: source.commonHeaders, pathPrefix: source.pathPrefix, operationNames: source.operationNames, enumNames: source.enumNames, responsesUnpublished: source.responsesUnpublished };
     parsed.set(source.server, found);
   }
   return found;
@@ -83,6 +83,12 @@ describe("catalog entries against their providers' published descriptions", () =
         expect(report.declared.operations).toBeGreaterThan(0);
         expect(report.checked.operations).toBe(report.declared.operations);
         expect(report.checked.parameters).toBe(report.declared.parameters);
+        if (source.responsesUnpublished !== undefined) {
+          // A description without response bodies (the Federal Register's):
+          // what the calls send is what can be compared.
+          expect(report.checked.literals).toBeGreaterThan(5);
+          continue;
+        }
         // More than ten fields compared, or every one where the entry
         // declares fewer (Frankfurter's rates answer has four).
         expect(report.declared.fields).toBeGreaterThan(0);
@@ -473,5 +479,33 @@ describe("fx-revaluation against Frankfurter's published v1 description", () => 
     paths["/{date}"] = paths["/v1/{date}"]!;
     delete paths["/v1/{date}"];
     expect(checkEntry(doc, provider(bySource("frankfurter"))).findings).toContain(`getHistoricalRates (GET /{date}): ${source}'s server has the path /v1, which this path does not start with`);
+  });
+});
+
+describe("federal-register-watch against the Federal Register's published description", () => {
+  it("finds the entry as it was (documents.json, order as text), a field the Register does not have and a page above its maximum", () => {
+    const { doc, paths } = editable("federal-register-watch", "federal-register");
+    const source = "usnationalarchives/federalregister-api-core (data/open_api_v3.yml)";
+    const search = doc.steps.find((s) => s.id === "search")!.do!.calls![0]!.arguments as Record<string, unknown>;
+    // Compared as the entry is: what it sends, not what it reads (the description has no response bodies).
+    expect(checkEntry(doc, provider(bySource("federal-register"))).checked.literals).toBeGreaterThan(10);
+    search["fields[]"] = [...(search["fields[]"] as string[]), "comments_close_date"];
+    search.per_page = 2000;
+    expect(checkEntry(doc, provider(bySource("federal-register"))).findings).toEqual([
+      expect.stringMatching(/^step search, call documents \(searchDocuments\): fields\[\]\[9\]: "comments_close_date" is not one of usnationalarchives\/federalregister-api-core .*\["abstract","action","agencies",/),
+      `step search, call documents (searchDocuments): per_page: 2000 is above ${source}'s maximum 1000`,
+    ]);
+    // The path and order as the entry had them before it was checked.
+    paths["/documents.json"] = paths["/documents.{format}"]!;
+    delete paths["/documents.{format}"];
+    expect(checkEntry(doc, provider(bySource("federal-register"))).findings).toContain(`searchDocuments (GET /documents.json): ${source} has no GET /documents.json`);
+    paths["/documents.{format}"] = paths["/documents.json"]!;
+    delete paths["/documents.json"];
+    const order = paths["/documents.{format}"]!.get!.parameters.find((p) => p.name === "order") as unknown as { schema: unknown };
+    order.schema = { type: "string", enum: ["relevance", "newest", "oldest", "executive_order_number"] };
+    search.order = "oldest";
+    expect(checkEntry(doc, provider(bySource("federal-register"))).findings).toEqual(
+      expect.arrayContaining([`searchDocuments (GET /documents.{format}): parameter order: type string, where ${source} has array`, `step search, call documents (searchDocuments): order: "oldest" is string, where ${source} has array`]),
+    );
   });
 });
