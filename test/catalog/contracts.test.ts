@@ -14,12 +14,17 @@
 // - Zendesk: its OpenAPI document is served from its developer site, and no
 //   copy is in a public repository.
 // - Wikimedia's summary route (wikimedia/restbase v1/summary.yaml) declares
-//   no content_urls, which the answer carries and wiki-brief reads.
-// - openFDA, Open Library, Nager.Date and FRED: none found in a public
-//   repository (the FRED OpenAPI files found are third parties' write-ups).
-// - Greenhouse, World Bank, Census, USGS:
-//   their READMEs say none is on npm; public repositories were not searched
-//   for them in this pass.
+//   no content_urls, which the answer carries and wiki-brief reads; the Page
+//   Content Service's (mediawiki-services-mobileapps spec/page/summary.yaml)
+//   does, but under the service's own path and a profiled media type.
+// - USGS: the service publishes a WADL of its query parameters
+//   (usgs/earthquake-event-ws src/lib/application.wadl), without the
+//   maxradiuskm extension or an answer body, and no OpenAPI description.
+// - openFDA: JSON Schemas of its records (FDA/openfda schemas/), but no
+//   description of its requests and answers.
+// - Open Library, Nager.Date, FRED, Greenhouse's Job Board, World Bank,
+//   Census: none found in a public repository or on npm (the OpenAPI files
+//   found for FRED, Open Library, World Bank and Census are third parties').
 // Every entry not checked here says in its README where its shapes come from.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
