@@ -13,10 +13,6 @@
 //   spec/marketing.json) is too large for the stored copy of the repository.
 // - Zendesk: its OpenAPI document is served from its developer site, and no
 //   copy is in a public repository.
-// - Wikimedia's summary route (wikimedia/restbase v1/summary.yaml) declares
-//   no content_urls, which the answer carries and wiki-brief reads; the Page
-//   Content Service's (mediawiki-services-mobileapps spec/page/summary.yaml)
-//   does, but under the service's own path and a profiled media type.
 // - USGS: the service publishes a WADL of its query parameters
 //   (usgs/earthquake-event-ws src/lib/application.wadl), without the
 //   maxradiuskm extension or an answer body, and no OpenAPI description.
@@ -48,7 +44,7 @@ const parsed = new Map<string, Provider>();
 function provider(source: ProviderSource): Provider {
   let found = parsed.get(source.server);
   if (!found) {
-    found = { server: source.server, source: source.source, description: new PublishedDescription(source.file), commonHeaders: source.commonHeaders, pathPrefix: source.pathPrefix, operationNames: source.operationNames, enumNames: source.enumNames, responsesUnpublished: source.responsesUnpublished };
+    found = { server: source.server, source: source.source, description: new PublishedDescription(source.file), commonHeaders: source.commonHeaders, pathPrefix: source.pathPrefix, operationNames: source.operationNames, enumNames: source.enumNames, responsesUnpublished: source.responsesUnpublished, publishedPathPrefix: source.publishedPathPrefix };
     parsed.set(source.server, found);
   }
   return found;
@@ -94,11 +90,14 @@ describe("catalog entries against their providers' published descriptions", () =
           expect(report.checked.literals).toBeGreaterThan(5);
           continue;
         }
-        // More than ten fields compared, or every one where the entry
-        // declares fewer (Frankfurter's rates answer has four).
+        // More than ten fields compared and five response paths read, or,
+        // for an entry that declares ten fields or fewer (Frankfurter's rates
+        // answer has four, wiki-brief reads three of a summary), every field
+        // and more than two paths; each such entry also has its own test
+        // below that finds a misread field.
         expect(report.declared.fields).toBeGreaterThan(0);
         expect(report.checked.fields).toBeGreaterThanOrEqual(Math.min(11, report.declared.fields));
-        expect(report.checked.paths).toBeGreaterThan(5);
+        expect(report.checked.paths).toBeGreaterThan(report.declared.fields > 10 ? 5 : 2);
       }
     },
     SLOW,
@@ -512,5 +511,22 @@ describe("federal-register-watch against the Federal Register's published descri
     expect(checkEntry(doc, provider(bySource("federal-register"))).findings).toEqual(
       expect.arrayContaining([`searchDocuments (GET /documents.{format}): parameter order: type string, where ${source} has array`, `step search, call documents (searchDocuments): order: "oldest" is string, where ${source} has array`]),
     );
+  });
+});
+
+describe("wiki-brief against the Page Content Service's summary description", () => {
+  it("looks the path up under the service's /{domain}/v1, and finds a misread link and a misspelt title", () => {
+    const entry = structuredClone(checked.find((c) => c.entry.name === "wiki-brief")!.doc) as StepfileDocument;
+    const source = "wikimedia/mediawiki-services-mobileapps (spec/page/summary.yaml)";
+    expect(checkEntry(entry, provider(bySource("wikimedia-pcs"))).checked.operations).toBe(1);
+    // Without the service's prefix the public path is not in its description.
+    expect(checkEntry(entry, { ...provider(bySource("wikimedia-pcs")), publishedPathPrefix: undefined }).findings).toEqual([`getPageSummary (GET /page/summary/{title}): ${source} has no GET /page/summary/{title}`]);
+    // The page link read from content_urls.desktop.url (it is page), and the title as display_title (it is displaytitle).
+    const exposed = entry.tools!.wikipedia!.exposes![0] as { select: { object: Array<[string, unknown]> } };
+    exposed.select.object = exposed.select.object.map(([k, v]) => [k, k === "url" ? { var: "content_urls.desktop.url" } : k === "title" ? { var: "display_title" } : v]);
+    expect(checkEntry(entry, provider(bySource("wikimedia-pcs"))).findings).toEqual([
+      `select of getPageSummary: the item.display_title reads display_title, which ${source} does not declare there (it has title)`,
+      `select of getPageSummary: the item.content_urls.desktop.url reads url, which ${source} does not declare there (it has page, revisions, edit, talk)`,
+    ]);
   });
 });

@@ -51,11 +51,23 @@ export interface Provider {
    * holds the entry to its parameters and literal arguments instead.
    */
   responsesUnpublished?: string | undefined;
+  /**
+   * The path part a description writes before each of its paths where the
+   * public server serves them at its own root: the Page Content Service
+   * describes /{domain}/v1/page/summary/{title}, which Wikimedia serves as
+   * https://{domain}/api/rest_v1/page/summary/{title}. An entry's path is
+   * looked up under it, and its {variables} name the server's host, which
+   * no entry declares as a parameter.
+   */
+  publishedPathPrefix?: string | undefined;
 }
+
+/** The {variables} of a path. */
+const variablesOf = (path: string | undefined): string[] => [...(path ?? "").matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 
 /** The server variables a provider's path prefix holds ("store_hash"). */
 function prefixVariables(provider: Provider): string[] {
-  return [...(provider.pathPrefix ?? "").matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  return variablesOf(provider.pathPrefix);
 }
 
 export interface ContractReport {
@@ -95,7 +107,7 @@ export function checkEntry(stepfile: StepfileDocument, provider: Provider): Cont
     const where = `${id} (${d.method.toUpperCase()} ${d.path})`;
     const prefix = provider.pathPrefix;
     if (prefix && !d.path.startsWith(prefix)) report.findings.push(`${where}: ${provider.source}'s server has the path ${prefix}, which this path does not start with`);
-    const pub = provider.description.operation(d.method, prefix && d.path.startsWith(prefix) ? d.path.slice(prefix.length) : d.path);
+    const pub = provider.description.operation(d.method, (provider.publishedPathPrefix ?? "") + (prefix && d.path.startsWith(prefix) ? d.path.slice(prefix.length) : d.path));
     if (!pub) {
       report.findings.push(`${where}: ${provider.source} has no ${d.method.toUpperCase()} ${d.path}`);
       continue;
@@ -172,7 +184,7 @@ function checkParameters(where: string, d: DeclaredOperation, pub: PublishedOper
     compareSchema(`${where}: parameter ${name}`, local(d.doc, p.schema), match.schema, provider, report, d.doc, match.description);
   }
   for (const q of pub.parameters) {
-    if (q.required && !params.some((p) => p.name === q.name)) report.findings.push(`${where}: ${provider.source} requires parameter ${q.name} (${q.in}), which is not declared`);
+    if (q.required && !params.some((p) => p.name === q.name) && !variablesOf(provider.publishedPathPrefix).includes(q.name)) report.findings.push(`${where}: ${provider.source} requires parameter ${q.name} (${q.in}), which is not declared`);
   }
 }
 
