@@ -45,19 +45,42 @@ export interface Provider {
    * googleNews): enum values then compare without case and underscores.
    */
   enumNames?: "proto" | undefined;
+  /**
+   * Why the description gives its responses no body schema (the Federal
+   * Register's says only "Success"), when it does not: the responses an
+   * entry declares and the paths it reads are then not compared, and a test
+   * holds the entry to its parameters and literal arguments instead.
+   */
+  responsesUnpublished?: string | undefined;
+  /**
+   * The path part a description writes before each of its paths where the
+   * public server serves them at its own root: the Page Content Service
+   * describes /{domain}/v1/page/summary/{title}, which Wikimedia serves as
+   * https://{domain}/api/rest_v1/page/summary/{title}. An entry's path is
+   * looked up under it, and its {variables} name the server's host, which
+   * no entry declares as a parameter.
+   */
+  publishedPathPrefix?: string | undefined;
 }
+
+/** The {variables} of a path. */
+const variablesOf = (path: string | undefined): string[] => [...(path ?? "").matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 
 /** The server variables a provider's path prefix holds ("store_hash"). */
 function prefixVariables(provider: Provider): string[] {
-  return [...(provider.pathPrefix ?? "").matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  return variablesOf(provider.pathPrefix);
 }
 
 export interface ContractReport {
   findings: string[];
   /** What was compared, so a test can tell a clean report from an empty one. */
   checked: { operations: number; parameters: number; fields: number; literals: number; paths: number };
-  /** What the entry declares for this provider, so a test can tell that every one of them was compared. */
-  declared: { operations: number; parameters: number };
+  /**
+   * What the entry declares for this provider, so a test can tell that every
+   * one of them was compared: `fields` counts the properties of its request
+   * bodies' and responses' schemas, nested ones included.
+   */
+  declared: { operations: number; parameters: number; fields: number };
 }
 
 interface DeclaredOperation {
@@ -69,14 +92,17 @@ interface DeclaredOperation {
 }
 
 export function checkEntry(stepfile: StepfileDocument, provider: Provider): ContractReport {
-  const report: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 }, declared: { operations: 0, parameters: 0 } };
+  const report: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 }, declared: { operations: 0, parameters: 0, fields: 0 } };
   const declared = new Map<string, DeclaredOperation>();
   for (const [name, tool] of Object.entries(stepfile.tools ?? {})) {
     if (tool.openapi?.server !== provider.server || !isObject(tool.openapi.document)) continue;
     for (const op of declaredOperations(name, tool)) declared.set(String(op.op.operationId), op);
   }
   report.declared.operations = declared.size;
-  for (const d of declared.values()) report.declared.parameters += Array.isArray(d.op.parameters) ? d.op.parameters.length : 0;
+  for (const d of declared.values()) {
+    report.declared.parameters += Array.isArray(d.op.parameters) ? d.op.parameters.length : 0;
+    report.declared.fields += declaredFields(d);
+  }
   const published = new Map<string, PublishedOperation>();
   const bodyTypes = new Map<string, string>();
   for (const [id, d] of declared) {
@@ -84,7 +110,7 @@ export function checkEntry(stepfile: StepfileDocument, provider: Provider): Cont
     const where = `${id} (${d.method.toUpperCase()} ${d.path})`;
     const prefix = provider.pathPrefix;
     if (prefix && !d.path.startsWith(prefix)) report.findings.push(`${where}: ${provider.source}'s server has the path ${prefix}, which this path does not start with`);
-    const pub = provider.description.operation(d.method, prefix && d.path.startsWith(prefix) ? d.path.slice(prefix.length) : d.path);
+    const pub = provider.description.operation(d.method, (provider.publishedPathPrefix ?? "") + (prefix && d.path.startsWith(prefix) ? d.path.slice(prefix.length) : d.path));
     if (!pub) {
       report.findings.push(`${where}: ${provider.source} has no ${d.method.toUpperCase()} ${d.path}`);
       continue;
@@ -138,6 +164,20 @@ function declaredOperations(tool: string, def: ToolDef): DeclaredOperation[] {
   return found;
 }
 
+/** The properties of an operation's declared JSON request body and response schemas, nested ones included. */
+function declaredFields(d: DeclaredOperation): number {
+  const count = (schema: Schema, depth: number): number => {
+    if (depth > 20) return 0;
+    const props = isObject(schema.properties) ? Object.values(schema.properties) : [];
+    const nested = props.reduce<number>((n, p) => n + count(local(d.doc, p), depth + 1), props.length);
+    return nested + (schema.items !== undefined ? count(local(d.doc, schema.items), depth + 1) : 0);
+  };
+  // Every JSON body (application/json or a +json type such as NWS's geo+json).
+  const bodies = (holder: unknown): Schema[] => jsonMedia(d.doc, holder).flatMap(([, media]) => (media.schema !== undefined ? [local(d.doc, media.schema)] : []));
+  const responses = isObject(d.op.responses) ? Object.values(d.op.responses) : [];
+  return [d.op.requestBody, ...responses].reduce<number>((n, holder) => bodies(holder).reduce<number>((m, schema) => m + count(schema, 0), n), 0);
+}
+
 /** A declared schema with local `$ref`s followed (inline documents use them for shared shapes). */
 function local(doc: JsonObject, value: unknown): Schema {
   let current = value;
@@ -166,7 +206,7 @@ function checkParameters(where: string, d: DeclaredOperation, pub: PublishedOper
     compareSchema(`${where}: parameter ${name}`, local(d.doc, p.schema), match.schema, provider, report, d.doc, match.description);
   }
   for (const q of pub.parameters) {
-    if (q.required && !params.some((p) => p.name === q.name)) report.findings.push(`${where}: ${provider.source} requires parameter ${q.name} (${q.in}), which is not declared`);
+    if (q.required && !params.some((p) => p.name === q.name) && !variablesOf(provider.publishedPathPrefix).includes(q.name)) report.findings.push(`${where}: ${provider.source} requires parameter ${q.name} (${q.in}), which is not declared`);
   }
 }
 
@@ -206,6 +246,7 @@ function checkResponses(where: string, d: DeclaredOperation, pub: PublishedOpera
         compareSchema(`${where}: ${status} response`, local(d.doc, media.schema), published, provider, report, d.doc);
         continue;
       }
+      if (provider.responsesUnpublished !== undefined) continue;
       const has = [...(pub.responses.get(status) ?? pub.responses.get("default") ?? new Map<string, Schema>()).keys()];
       report.findings.push(`${where}: ${provider.source} declares no ${type} body for ${status}${has.length > 0 ? ` (it has ${has.join(", ")})` : ""}`);
     }
@@ -394,7 +435,7 @@ function checkLiteral(where: string, value: unknown, schema: Schema, provider: P
   // fields fit too (Intercom's compound query has `operator` and `value`
   // like a single filter, but its value is a list of filters).
   const deep = fitting.map((option) => {
-    const scratch: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 }, declared: { operations: 0, parameters: 0 } };
+    const scratch: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 }, declared: { operations: 0, parameters: 0, fields: 0 } };
     checkParts(where, value, option, provider, scratch);
     return scratch;
   });

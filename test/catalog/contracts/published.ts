@@ -76,7 +76,7 @@ export class PublishedDescription {
       schema: this.schema(p.schema),
     }));
     const body = this.deref(op.requestBody);
-    const bodySchema = isObject(body) && isObject(body.content) ? (body.content as JsonObject)["application/json"] : undefined;
+    const bodySchema = isObject(body) ? jsonContent(body.content) : undefined;
     const responses = new Map<string, Map<string, Schema>>();
     for (const [status, response] of Object.entries(isObject(op.responses) ? op.responses : {})) {
       const resolved = this.deref(response);
@@ -95,4 +95,16 @@ export class PublishedDescription {
       responses,
     };
   }
+}
+
+/**
+ * The JSON media type of a content map: application/json, or else one with
+ * parameters (Wikimedia's summary is served only as `application/json;
+ * charset=utf-8; profile="https://www.mediawiki.org/wiki/Specs/Summary/1.5.0"`).
+ */
+function jsonContent(content: unknown): unknown {
+  if (!isObject(content)) return undefined;
+  if (content["application/json"] !== undefined) return content["application/json"];
+  const key = Object.keys(content).find((k) => k.split(";")[0]!.trim().toLowerCase() === "application/json");
+  return key === undefined ? undefined : content[key];
 }

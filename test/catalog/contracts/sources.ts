@@ -39,6 +39,10 @@ export interface ProviderSource {
   operationNames?: Record<string, string>;
   /** "proto" when the description's enums are protocol-buffer names for values the JSON API spells otherwise (see check-entry.ts). */
   enumNames?: "proto";
+  /** The path part the description writes before each path the entries' server serves at its root (see check-entry.ts). */
+  publishedPathPrefix?: string;
+  /** Why the description declares no response bodies, when it does not (see check-entry.ts). */
+  responsesUnpublished?: string;
   /** The catalog entries that call this server; the test holds the catalog to this list. */
   entries: string[];
   /** The description file to read. */
