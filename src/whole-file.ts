@@ -1,6 +1,6 @@
 // Files Stepgate writes for later (load cache entries, `new:<file>` bearer
 // tokens, --record-cases files, --from-arazzo's stepfiles, the token store,
-// --keygen's keys) appear whole or not at all. On a full disk write(2) may
+// --keygen's keys, --show --html's page) appear whole or not at all. On a full disk write(2) may
 // write part of what it was given and fail on the next call; a file written
 // in place would be left holding that part under its real name, where the
 // next reader takes it as the file (a token the server never issued, half a

@@ -1,5 +1,12 @@
 // The authoring tools as MCP lists them: names, what each does, and their
 // argument schemas. Plain data, like run-tools.ts, so this layer needs no MCP types.
+// Each description states the tool's input limits (input-limits.ts), so a
+// client learns them before its first refusal.
+import { AUTHORING_COUNT_LIMITS as COUNT, AUTHORING_INPUT_LIMITS as SIZE, OUTLINE_LIMITS as OUTLINE } from "./input-limits.js";
+
+const KiB = (bytes: number) => `${bytes / 1024} KiB`;
+/** What a draft's text may hold, as the three tools that take one state it. */
+const TEXT_LIMITS = `text at most ${KiB(SIZE.text)} (${SIZE.text} bytes of UTF-8) and ${COUNT.steps} steps`;
 
 export const AUTHORING_TOOLS = [
   {
@@ -19,13 +26,13 @@ export const AUTHORING_TOOLS = [
   {
     name: "stepgate_outline",
     description:
-      "Turn a procedure written as markdown (a SKILL.md or an SOP, with optional YAML frontmatter) into a skeleton stepfile: one step per numbered item or second-level heading, each MUST/NEVER/ALWAYS rule as a gate to write, an approve gate wherever a person must approve, sign off or confirm, and TODO: markers where the author must decide.",
+      `Turn a procedure written as markdown (a SKILL.md or an SOP, with optional YAML frontmatter) into a skeleton stepfile: one step per numbered item or second-level heading, each MUST/NEVER/ALWAYS rule as a gate to write, an approve gate wherever a person must approve, sign off or confirm, and TODO: markers where the author must decide. Limits: markdown at most ${KiB(OUTLINE.markdownBytes)} and a procedure of at most ${OUTLINE.steps} steps; larger is refused with what to do instead.`,
     inputSchema: { type: "object", required: ["markdown"], properties: { markdown: { type: "string", description: "The procedure as markdown." } } },
   },
   {
     name: "stepgate_inspect_api",
     description:
-      "Inspect an API, without credentials: at a public https URL (or a host the operator granted with --draft-host), or an OpenAPI document given inline as document. An OpenAPI document: its sha256 to pin, servers, security schemes, and each operationId with its arguments and success response. An MCP server: its tools with each schema_sha256, or the token endpoint its authorization server advertises when it demands authorization. Give exactly one of url or document.",
+      "Inspect an API, without credentials: at a public https URL (or a host the operator granted with --draft-host), or an OpenAPI document given inline as document. An OpenAPI document: its sha256 to pin, servers, security schemes, and each operationId with its arguments and success response. An MCP server: its tools with each schema_sha256, or the token endpoint its authorization server advertises when it demands authorization. Give exactly one of url or document. Limits: a document (given or fetched) at most --response-bytes (10 MiB by default).",
     inputSchema: {
       type: "object",
       properties: {
@@ -37,7 +44,7 @@ export const AUTHORING_TOOLS = [
   {
     name: "stepgate_validate",
     description:
-      "Check a draft stepfile (YAML or JSON text): every issue with its path and line:column, the TODO: markers left, or its id, identity and steps, its warnings (what loads but would silently fail, each with line:column and a rule id) and whether stepgate_try would start it. ignore turns warning rules off for this call, like stepgate --check --ignore.",
+      `Check a draft stepfile (YAML or JSON text): every issue with its path and line:column, the TODO: markers left, or its id, identity and steps, its warnings (what loads but would silently fail, each with line:column and a rule id) and whether stepgate_try would start it. ignore turns warning rules off for this call, like stepgate --check --ignore. Limits: ${TEXT_LIMITS}; larger is refused naming the bound.`,
     inputSchema: {
       type: "object",
       required: ["text"],
@@ -49,7 +56,7 @@ export const AUTHORING_TOOLS = [
   },
   {
     name: "stepgate_try",
-    description: "Start a run of a draft stepfile from its text, without serving it. Drive the run with stepgate_call and stepgate_submit like any run.",
+    description: `Start a run of a draft stepfile from its text, without serving it. Drive the run with stepgate_call and stepgate_submit like any run. Limits: ${TEXT_LIMITS}; larger is refused naming the bound.`,
     inputSchema: {
       type: "object",
       required: ["text"],
@@ -62,7 +69,7 @@ export const AUTHORING_TOOLS = [
   {
     name: "stepgate_test",
     description:
-      "Play offline cases against a draft (text) or a served stepfile (stepfile), exactly like stepgate --test: each case is a run with recorded calls and outputs, and each entry's expected verdict (pass, or { fail: [gate ids] }) is compared with the engine's. No request is made. Returns the per-case report as text and data.",
+      `Play offline cases against a draft (text) or a served stepfile (stepfile), exactly like stepgate --test: each case is a run with recorded calls and outputs, and each entry's expected verdict (pass, or { fail: [gate ids] }) is compared with the engine's. No request is made. Returns the per-case report as text and data. Limits: ${TEXT_LIMITS}; cases at most ${KiB(SIZE.cases)} and ${COUNT.cases} cases; accepted at most ${KiB(SIZE.accepted)}; mutants at most ${COUNT.mutants}; larger is refused naming the bound.`,
     inputSchema: {
       type: "object",
       required: ["cases"],
@@ -75,7 +82,7 @@ export const AUTHORING_TOOLS = [
           description:
             "Once the cases agree: play wrong outputs derived from each entry expected to pass (an item dropped or swapped for another value of that field in the evidence, a number off by one or scaled, a string cut short, an API result come back empty...) through the same gates, like stepgate --test --mutate. Survivors are wrong outputs every gate let through: strengthen the gates until none is left. Also reports gates that refuse a likely-equivalent output (the same instant written another way).",
         },
-        mutants: { type: "integer", minimum: 1, description: "With mutate: wrong mutants played per entry at most (default 24)." },
+        mutants: { type: "integer", minimum: 1, maximum: COUNT.mutants, description: `With mutate: wrong mutants played per entry at most (default 24, at most ${COUNT.mutants}).` },
         seed: { type: "integer", minimum: 0, description: "With mutate: which mutants are chosen when there are more (default 1)." },
         accepted: { type: "string", description: "With mutate: a <id>.mutants.yaml text, accept: [{ step, mutation, path?, case?, reason }], listing survivors judged harmless." },
       },

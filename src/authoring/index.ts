@@ -18,7 +18,7 @@ import { publicHttpsUrl } from "./public-url.js";
 import { withDraftHosts } from "./draft-hosts.js";
 import type { MutateRequest, TestTarget } from "./test-cases.js";
 import { DEFAULT_LIMITS } from "../limits.js";
-import { BOUNDED_TOOLS, oversizedArgument } from "./input-limits.js";
+import { AUTHORING_COUNT_LIMITS, BOUNDED_TOOLS, oversizedArgument, tooManySteps } from "./input-limits.js";
 
 export { AUTHORING_TOOLS, isAuthoringTool } from "./definitions.js";
 export type { AuthoringOptions, CatalogEntry } from "./options.js";
@@ -44,7 +44,7 @@ export class Authoring {
 
   async call(name: AuthoringToolName, args: Record<string, unknown>, caller: CallerContext): Promise<AuthoringAnswer> {
     // A draft or cases past its size bound is refused before any work holds the event loop (src/authoring/input-limits.ts).
-    const tooLarge = BOUNDED_TOOLS.has(name) ? oversizedArgument(name, args) : undefined;
+    const tooLarge = BOUNDED_TOOLS.has(name) ? (oversizedArgument(name, args) ?? (await tooManySteps(name, args.text))) : undefined;
     if (tooLarge) return usage(tooLarge);
     switch (name) {
       case "stepgate_guide": {
@@ -130,11 +130,13 @@ export class Authoring {
         const { testCases } = await import("./test-cases.js");
         const { CasesInvalid } = await import("../offline/index.js");
         const { MutantsFileInvalid } = await import("../offline/mutate/index.js");
+        const { TooManyCases } = await import("./test-cases.js");
         try {
           const { report, text } = await testCases(target, args.cases, this.options.caseLimits ?? DEFAULT_LIMITS, mutate);
           return data(text, { ...report });
         } catch (error) {
           if (error instanceof CasesInvalid || error instanceof MutantsFileInvalid) return usage(`${error.name}: ${error.message}`);
+          if (error instanceof TooManyCases) return usage(error.message);
           throw error;
         }
       }
@@ -148,11 +150,12 @@ export class Authoring {
 function mutateArguments(args: Record<string, unknown>): MutateRequest | undefined | string {
   const extra = ["mutants", "seed", "accepted"].filter((k) => args[k] !== undefined);
   if (args.mutate !== true) return extra.length > 0 ? `stepgate_test: ${extra.join(", ")} ${extra.length === 1 ? "is" : "are"} only for mutate: true` : undefined;
-  const whole = (name: string, min: number) => {
+  const whole = (name: string, min: number, most?: number) => {
     const v = args[name];
-    return v === undefined || (typeof v === "number" && Number.isInteger(v) && v >= min) ? undefined : `stepgate_test: ${name} must be a whole number of at least ${min}`;
+    if (v === undefined || (typeof v === "number" && Number.isInteger(v) && v >= min && (most === undefined || v <= most))) return undefined;
+    return `stepgate_test: ${name} must be a whole number of at least ${min}${most === undefined ? "" : ` and at most ${most} (every session of this server shares its work)`}`;
   };
-  const wrong = whole("mutants", 1) ?? whole("seed", 0) ?? (args.accepted !== undefined && typeof args.accepted !== "string" ? "stepgate_test: accepted must be a <id>.mutants.yaml text" : undefined);
+  const wrong = whole("mutants", 1, AUTHORING_COUNT_LIMITS.mutants) ?? whole("seed", 0) ?? (args.accepted !== undefined && typeof args.accepted !== "string" ? "stepgate_test: accepted must be a <id>.mutants.yaml text" : undefined);
   if (wrong) return wrong;
   return {
     ...(typeof args.mutants === "number" ? { perEntry: args.mutants } : {}),

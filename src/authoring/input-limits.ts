@@ -23,6 +23,25 @@
 // also yields to the loop before each case and each mutant
 // (src/offline/run-cases.ts), so a long mutation run holds it only for one
 // run at a time.
+//
+// Counts are bounded too, for what the bytes leave open: a draft's steps
+// (its load and every check walk them; 200 is stepgate_outline's own bound,
+// so any skeleton it writes can be validated, tried and tested), the cases
+// of one stepgate_test call (each is a run; the catalog's most is 6), and
+// the wrong outputs played per entry with mutate (a call's whole work is
+// cases x entries x mutants runs: yielding keeps other sessions answered,
+// the bound keeps one call from taking the server's CPU for minutes).
+
+/**
+ * The largest procedure outlined, in bytes of markdown and in steps. The
+ * work runs on the server's one event loop, so every other session waits
+ * for it: a 20,000-item procedure held them all for about 27 s (issue 29).
+ * A procedure past either bound is refused with what to do instead; a
+ * stepfile of 200 steps is already far beyond what one person reviews.
+ * Kept here with the other tools' bounds, which the tools' descriptions
+ * state (definitions.ts).
+ */
+export const OUTLINE_LIMITS = { markdownBytes: 256 * 1024, steps: 200 } as const;
 
 /** The tools whose arguments are bounded. */
 export const BOUNDED_TOOLS: ReadonlySet<string> = new Set(["stepgate_validate", "stepgate_try", "stepgate_test"]);
@@ -36,6 +55,35 @@ export const AUTHORING_INPUT_LIMITS = {
   /** An accepted-survivors file for stepgate_test's mutate. */
   accepted: 256 * 1024,
 } as const;
+
+/** How many of each a bounded tool takes in one call. */
+export const AUTHORING_COUNT_LIMITS = {
+  /** Steps of a draft (text) in stepgate_validate, stepgate_try and stepgate_test. */
+  steps: OUTLINE_LIMITS.steps,
+  /** Cases in stepgate_test's cases. */
+  cases: 100,
+  /** stepgate_test's mutants: wrong outputs played per entry with mutate. */
+  mutants: 200,
+} as const;
+
+/** The refusal of a count past its bound, in the same words as a size's. */
+export function tooMany(tool: string, name: string, what: string, count: number, most: number): string {
+  return `${tool} refused: ${name} holds ${count} ${what}, and ${tool} takes at most ${most} ${what} in one call: every session of this server waits while one is checked, so split the draft or its cases`;
+}
+
+/**
+ * Why a draft's text holds too many steps; undefined when it fits or does
+ * not parse (the tool itself then reports why). Parsed here, before the
+ * tool's work: a text within the size bound parses in milliseconds.
+ */
+export async function tooManySteps(tool: string, text: unknown): Promise<string | undefined> {
+  if (typeof text !== "string") return undefined;
+  const { parseSource } = await import("../format/source.js");
+  const parsed = parseSource(text);
+  if ("issues" in parsed) return undefined;
+  const steps = (parsed.data as { steps?: unknown } | null)?.steps;
+  return Array.isArray(steps) && steps.length > AUTHORING_COUNT_LIMITS.steps ? tooMany(tool, "text", "steps", steps.length, AUTHORING_COUNT_LIMITS.steps) : undefined;
+}
 
 /** Why `tool`'s arguments are too large, naming the argument and the limit; undefined when they fit. */
 export function oversizedArgument(tool: string, args: Record<string, unknown>): string | undefined {

@@ -10,6 +10,7 @@ import { Document } from "yaml";
 import { parseSource } from "../format/source.js";
 import { asksApproval, readProcedure, sentencesIn, type Procedure } from "./markdown-procedure.js";
 import { todoMarkers, type TodoMarker } from "./todo-markers.js";
+import { OUTLINE_LIMITS } from "./input-limits.js";
 
 export interface Outline {
   stepfile: string;
@@ -42,14 +43,6 @@ function header(schemaUrl: string | undefined): string {
   ].join("\n");
 }
 
-/**
- * The largest procedure outlined, in bytes of markdown and in steps. The
- * work runs on the server's one event loop, so every other session waits
- * for it: a 20,000-item procedure held them all for about 27 s (issue 29).
- * A procedure past either bound is refused with what to do instead; a
- * stepfile of 200 steps is already far beyond what one person reviews.
- */
-export const OUTLINE_LIMITS = { markdownBytes: 256 * 1024, steps: 200 } as const;
 
 /** The reason a procedure is too large to outline, or undefined when it is not. */
 export function outlineRefusal(markdown: string, procedure?: Procedure): string | undefined {

@@ -8,9 +8,13 @@
 // --mutate` does, so an agent writing a stepfile sees which wrong outputs
 // its gates let through.
 import type { Limits } from "../limits.js";
+import { AUTHORING_COUNT_LIMITS, tooMany } from "./input-limits.js";
 import { loadStepfileText, type LoadedStepfile } from "../loader/load.js";
 import { formatReport, parseCases, runCases, type CasesReport } from "../offline/index.js";
 import { DEFAULT_MUTANTS_PER_ENTRY, DEFAULT_SEED, formatMutationReport, MUTATION_NAMES, mutateCases, parseAccepted, type MutationReport } from "../offline/mutate/index.js";
+
+/** A cases text with more cases than one call plays (src/authoring/input-limits.ts). */
+export class TooManyCases extends Error {}
 
 export type TestTarget = { text: string } | { stepfile: LoadedStepfile };
 
@@ -30,12 +34,15 @@ export interface CasesVerdict {
 
 /**
  * Throws StepfileInvalid for a draft that does not load, CasesInvalid for a
- * cases text that is not a valid cases file for it, MutantsFileInvalid for
+ * cases text that is not a valid cases file for it, TooManyCases for one
+ * past the bound, MutantsFileInvalid for
  * an `accepted` text that is not a valid accepted-mutants file.
  */
 export async function testCases(target: TestTarget, cases: string, limits: Pick<Limits, "callsPerStep" | "toolResultChars">, mutate?: MutateRequest): Promise<CasesVerdict> {
   const stepfile = "text" in target ? loadStepfileText(target.text, "draft") : target.stepfile;
   const file = parseCases(cases, "(cases)", stepfile);
+  // Read within the size bound; refused before any case runs.
+  if (file.cases.length > AUTHORING_COUNT_LIMITS.cases) throw new TooManyCases(tooMany("stepgate_test", "cases", "cases", file.cases.length, AUTHORING_COUNT_LIMITS.cases));
   const report = await runCases(stepfile, file, limits);
   if (!mutate) return { report, text: formatReport(report) };
   const accepted = mutate.accepted === undefined ? undefined : parseAccepted(mutate.accepted, "(accepted)", stepfile, MUTATION_NAMES);

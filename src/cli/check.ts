@@ -5,7 +5,8 @@
 // as file:line:column lines, one JSON report, or SARIF 2.1.0 (check-sarif.ts)
 // for code scanning. Exit 1 when a file is invalid (with --strict, also when
 // one has a warning), 2 when one cannot be read or named, or a rule given to
-// --ignore does not exist, else 0. Nothing is served. An OpenAPI document
+// --ignore does not exist, 70 (bin/stepgate.js) for an unexpected error,
+// after the other files' findings; else 0. Nothing is served. An OpenAPI document
 // pinned by url + sha256 is fetched as preflight fetches it, so its checks
 // run; with --offline, or when it cannot be fetched, a finding says which
 // checks did not run.
@@ -28,9 +29,27 @@ export async function checkMode(options: Options, out: (text: string) => void, e
   }
   const findingOptions: FindingOptions = { ignore: new Set(options.ignore), ...(options.offline ? { unfetched: "--offline skips fetching" } : { fetchPinned: await pinnedFetcher(options) }) };
   const reports: FileReport[] = [];
-  // Each argument is named as given, its quote capped (a 2 MB argument was echoed whole).
-  for (const arg of options.positionals) reports.push({ ...((await checkArazzo(arg, options, findingOptions)) ?? (await checkOne(arg, options.maxStepfileBytes, findingOptions))), file: capText(arg) });
+  // What a file can be refused for is in its report; anything else is a defect of Stepgate (or a
+  // damaged install). As when serving, the other files are still checked and their findings
+  // printed first, then the error goes on to bin/stepgate.js: one internal error line, exit 70.
+  let unexpected: { error: unknown } | undefined;
+  for (const arg of options.positionals) {
+    try {
+      // Each argument is named as given, its quote capped (a 2 MB argument was echoed whole).
+      reports.push({ ...((await checkArazzo(arg, options, findingOptions)) ?? (await checkOne(arg, options.maxStepfileBytes, findingOptions))), file: capText(arg) });
+    } catch (error) {
+      unexpected ??= { error };
+    }
+  }
   reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  if (unexpected) {
+    // Text lines only: a JSON or SARIF report without one of the files would read as complete.
+    if (options.format === "text") {
+      const lines = reports.flatMap(findingLines);
+      if (lines.length > 0) out(`${lines.join("\n")}\n`);
+    }
+    throw unexpected.error;
+  }
   const errors = reports.reduce((n, r) => n + r.errors.length + (r.unreadable ? 1 : 0), 0);
   const warnings = reports.reduce((n, r) => n + r.warnings.length, 0);
   const code = reports.some((r) => r.unreadable) ? 2 : errors > 0 || (options.strict && warnings > 0) ? 1 : 0;
@@ -43,11 +62,7 @@ export async function checkMode(options: Options, out: (text: string) => void, e
     out(`${sarifLog(reports, (arg) => resolvedPath(arg))}\n`);
     return code;
   }
-  const lines: string[] = [];
-  for (const r of reports) {
-    if (r.unreadable) lines.push(`${r.file}: error: ${r.unreadable}`);
-    lines.push(...r.errors.map((i) => line(r.file, "error", i)), ...r.warnings.map((i) => line(r.file, "warning", i)));
-  }
+  const lines = reports.flatMap(findingLines);
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
   const files = count(reports.length, "stepfile");
   lines.push(`${files} checked: ${count(errors, "error")}, ${count(warnings, "warning")}${options.strict && warnings > 0 && errors === 0 ? " (--strict: warnings fail the check)" : ""}`);
@@ -110,6 +125,11 @@ async function checkArazzo(arg: string, options: Options, findingOptions: Findin
   const { errors, warnings } = await checkArazzoDocument(arg, text, { localCopies: options.arazzo.sources, servers: options.arazzo.servers });
   // --ignore leaves out the warnings of its rules here as for a stepfile (the converted workflows' findings keep their rule ids).
   return { file: arg, valid: errors.length === 0, errors, warnings: warnings.filter((w) => !findingOptions.ignore?.has(w.rule ?? "")) };
+}
+
+/** A file's report as text lines: why it could not be read, its errors, its warnings. */
+function findingLines(r: FileReport): string[] {
+  return [...(r.unreadable ? [`${r.file}: error: ${r.unreadable}`] : []), ...r.errors.map((i) => line(r.file, "error", i)), ...r.warnings.map((i) => line(r.file, "warning", i))];
 }
 
 /** One finding in the form compilers use (file:line:column: severity: ... [rule]), which CI annotators read. */

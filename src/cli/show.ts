@@ -3,11 +3,13 @@
 // A `--record-cases` file (<id>-<run>.cases.yaml) stands for the ledger of
 // the same name beside it, so a recorded run can be shown when --ledger-dir
 // and --record-cases name the same folder.
+import { lstatSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { buildTimeline, type Timeline } from "../ledger/timeline.js";
 import { renderTimelineText } from "../ledger/timeline-text.js";
 import { renderTimelinePage, type PageRun } from "../ledger/timeline-html.js";
 import { describeVerdict, verdictPasses, verifyLedger } from "../ledger/verify.js";
+import { fsProblem, writeWholeFile } from "../whole-file.js";
 import type { Options } from "./options.js";
 
 const CASES_SUFFIX = ".cases.yaml";
@@ -16,10 +18,17 @@ export async function showMode(options: Options, out: (text: string) => void, er
   const runs: PageRun[] = [];
   for (const file of options.positionals) runs.push(await readRun(file));
   if (options.html !== undefined) {
+    const page = renderTimelinePage(runs);
+    const special = isSpecial(options.html);
     try {
-      await writeFile(options.html, renderTimelinePage(runs));
+      // A page is a file kept for later (mailed, archived with the ledgers): named only once whole,
+      // so a full disk leaves the old page or none, never part of one. Anything but a regular
+      // file or nothing is written through as before: a pipe or a device has no file to name,
+      // and a link (--html /dev/stdout, a link to /proc/self/fd/1) would itself be replaced.
+      if (special) await writeFile(options.html, page);
+      else writeWholeFile(options.html, page);
     } catch (error) {
-      err(`stepgate: cannot write ${options.html} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      err(`stepgate: cannot write ${options.html} (${fsProblem(error)})${special ? "" : "; nothing was written there"}`);
       return 1;
     }
     out(`${options.html}: ${runs.length} run${runs.length === 1 ? "" : "s"}${runs.every((r) => r.verdict.pass) ? "" : `, ${runs.filter((r) => !r.verdict.pass).length} that did not verify`}\n`);
@@ -32,6 +41,15 @@ export async function showMode(options: Options, out: (text: string) => void, er
   }
   // The verdict is shown, not judged: --verify is the command whose exit code checks a ledger.
   return runs.every((r) => r.timeline) ? 0 : 1;
+}
+
+/** Whether `path` itself (a link not followed) is something other than a regular file or nothing at all. */
+function isSpecial(path: string): boolean {
+  try {
+    return !lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 async function readRun(given: string): Promise<PageRun> {

@@ -6,8 +6,8 @@
 // one once there is room), a run's ledger is cut back to its last whole
 // record and the run stops with LedgerUnwritable (a new run is refused with
 // ServerBusy), `new:<file>` leaves no token file (so the same command works
-// once there is room), --record-cases, --from-arazzo's --out and --keygen
-// leave no file and say so.
+// once there is room), --record-cases, --from-arazzo's --out, --keygen and
+// --show --html leave no file (or the old one as it was) and say so.
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -216,6 +216,29 @@ describe.skipIf(unavailable !== undefined)(`a really full disk${unavailable ? ` 
       expect(server.child.exitCode).toBe(0);
     });
   }, budget({ starts: 1, replies: 6 }));
+
+  it("--show --html: a page that does not fit is never left in part; the old page stays as it was", async () => {
+    await withDisk(async (disk) => {
+      const page = join(disk.dir, "runs.html");
+      // Files that are not there are shown too, each with its verdict: under one page, then two.
+      const first = await cli("--show", "--html", page, join(work, "a.jsonl"));
+      expect(first.stderr).toBe("");
+      const old = readFileSync(page, "utf8");
+      expect(Buffer.byteLength(old)).toBeLessThan(PAGE);
+      const ledgers = Array.from({ length: 6 }, (_, i) => join(work, `missing-${i}.jsonl`));
+      // No room but the old page's own: written in place, its truncation would free that page for part of the new one.
+      disk.fill(0);
+      const full = await cli("--show", "--html", page, ...ledgers);
+      expect(full.code).toBe(1);
+      expect(full.stderr).toBe(`stepgate: cannot write ${page} (no space left on device (ENOSPC)); nothing was written there\n`);
+      expect(filesIn(disk.dir)).toEqual(["runs.html"]);
+      expect(readFileSync(page, "utf8")).toBe(old);
+      disk.free();
+      const roomy = await cli("--show", "--html", page, ...ledgers);
+      expect(roomy.stdout).toBe(`${page}: 6 runs, 6 that did not verify\n`);
+      expect(Buffer.byteLength(readFileSync(page, "utf8"))).toBeGreaterThan(PAGE);
+    });
+  }, budget({ starts: 3 }));
 
   it("--from-arazzo --out and --keygen: a file that does not fit is not left behind, and the command says so", async () => {
     await withDisk(async (disk) => {

@@ -10,7 +10,7 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseCases } from "../../src/offline/cases-file.js";
 import { loadStepfileFile } from "../../src/loader/load.js";
 import { startApiFixture, type ApiFixture } from "../support/api-fixture.js";
@@ -24,12 +24,10 @@ const entries = corpusEntries();
 // Spawning the CLI and a client on a loaded two-core machine: allow for it.
 const LIVE_TIMEOUT_MS = 180_000;
 
-const open: Array<SpawnedStepgate | ApiFixture> = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((o) => o.close()));
-});
-
-describe("the compatibility corpus", () => {
+// Entries run side by side (vitest's maxConcurrency, one per core): each test
+// spawns its own CLI and loopback API in its own folders and closes them
+// itself, and most of its time is spent waiting for those processes.
+describe.concurrent("the compatibility corpus", () => {
   it("has at least 20 entries, each with a stepfile and a cases file", () => {
     expect(entries.length).toBeGreaterThanOrEqual(20);
     // One recorded cases file is large, as real recordings of whole API responses are.
@@ -54,6 +52,15 @@ describe("the compatibility corpus", () => {
 });
 
 async function liveRoundTrip(entry: CorpusEntry): Promise<void> {
+  const open: Array<SpawnedStepgate | ApiFixture> = [];
+  try {
+    await playLive(entry, open);
+  } finally {
+    await Promise.all(open.map((o) => o.close()));
+  }
+}
+
+async function playLive(entry: CorpusEntry, open: Array<SpawnedStepgate | ApiFixture>): Promise<void> {
   const api = await startApiFixture(entry.routes ?? []);
   open.push(api);
   const dir = mkdtempSync(join(tmpdir(), `stepgate-compat-${entry.name}-`));

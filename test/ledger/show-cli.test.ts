@@ -2,7 +2,7 @@
 // (test/ledger/real-runs.ts): what a person reads for each kind of run, and
 // the HTML page's shape (the browser test renders it: npm run test:browser).
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stepgateBin } from "../support/paths.js";
@@ -127,6 +127,15 @@ describe("stepgate --show --html", { timeout: 120_000 }, () => {
     for (const k of RUN_KINDS) expect(html).toContain(`data-run="${runs.runIds[k]}"`);
     expect(html).toContain('data-failing-gate="names-them"');
     expect(html).toContain('data-summary="pass"');
+  });
+
+  it("writes through a link (as --html /dev/stdout is one), never replacing the link itself", () => {
+    const target = join(runs.dir, "target.html");
+    const link = join(runs.dir, "link.html");
+    symlinkSync(target, link);
+    expect(show("--html", link, runs.ledgers.agent).code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, "utf8")).toContain(`data-run="${runs.runIds.agent}"`);
   });
 
   it("is refused without a page to write, and --html without --show is a usage error", () => {
