@@ -15,10 +15,16 @@
 // lines, single- and double-quoted scalars over one or more lines (JSON's
 // escapes and YAML's, less an escaped line break), literal and folded block scalars with chomping and
 // indentation indicators, flow collections over several lines (a JSON text
-// is one), comments wherever YAML allows them. Plain scalars are typed by
-// `yaml`'s own YAML 1.2 core-schema resolvers. It declines (returns
-// undefined, and source.ts parses with `yaml`) on anything else and on
-// anything `yaml` would report: anchors, aliases, tags, merge keys,
+// is one), comments wherever YAML allows them, anchors on a value and
+// aliases as a value (an alias gives the anchored value itself, as `yaml`'s
+// toJS does, and is placed at its `*`, where `yaml`'s tree stops). Plain
+// scalars are typed by `yaml`'s own YAML 1.2 core-schema resolvers. It
+// declines (returns undefined, and source.ts parses with `yaml`) on
+// anything else and on anything `yaml` would report: anchors on keys or
+// on nothing, aliases as keys, an anchor named twice, an alias before its
+// anchor, more than MOST_ALIASES aliases, an anchored value holding an
+// alias of a value that holds one (with those two bounds `yaml`'s
+// maxAliasCount cannot refuse the text), tags, merge keys,
 // directives and document markers, explicit keys, tabs, CR, control
 // characters, duplicate or null keys, keys over 1000 characters, folded
 // lines more indented than their block, and every shape it is unsure of.
@@ -50,6 +56,17 @@ const HEX = /^[0-9a-fA-F]+$/;
 
 /** The longest implicit key read here; `yaml` refuses one over 1024 characters in strict mode. */
 const LONGEST_KEY = 1000;
+
+/**
+ * Aliases read in one text. `yaml` refuses an anchor A once uses(A) times
+ * A's alias count passes 100 (source.ts's maxAliasCount), where the count is
+ * 1 for a value with no alias inside and, for one with aliases of B inside,
+ * the largest uses(B) times B's count. With at most 20 aliases and no alias
+ * inside a value that holds aliases, that is at most 10 x 10.
+ */
+const MOST_ALIASES = 20;
+/** Anchor names read here: `yaml` takes any run of characters but spaces and flow indicators; these are the ones stepfiles use. */
+const ANCHOR_NAME = /[A-Za-z0-9_.-]+/y;
 
 /** Where a mapping's keys and values start (offsets into the text), beside the data. */
 class MapPlace {
@@ -124,6 +141,40 @@ class Reader {
   /** The offset read next. */
   i = 0;
   constructor(readonly text: string) {}
+
+  /** Each anchor's value, its place and whether an alias is inside it; `aliases` counts every alias read so far, `anchoring` the anchored values being read. */
+  readonly anchors = new Map<string, { data: unknown; place: Place; holdsAlias: boolean }>();
+  aliases = 0;
+  anchoring = 0;
+
+  /** An anchor or alias name at `p` (after its `&` or `*`), ending before a space, a line break or the text's end (or, in a flow collection, a `,` or closing bracket); declines on any other. */
+  nodeName(p: number, flow: boolean): string {
+    ANCHOR_NAME.lastIndex = p;
+    const name = ANCHOR_NAME.exec(this.text)?.[0];
+    if (name === undefined) return decline();
+    const c = this.text.charCodeAt(p + name.length);
+    if (!(c === SPACE || c === NEWLINE || p + name.length >= this.text.length || (flow && (c === 44 || c === 93 || c === 125)))) decline();
+    this.i = p + name.length;
+    return name;
+  }
+
+  /** The value an alias at `p` names (the very value, as `yaml`'s toJS gives it), placed at its `*`; leaves `i` after its name. */
+  alias(p: number, flow: boolean): { data: unknown; place: Place } {
+    const anchor = this.anchors.get(this.nodeName(p + 1, flow));
+    if (anchor === undefined || ++this.aliases > MOST_ALIASES || (anchor.holdsAlias && this.anchoring > 0)) decline();
+    return { data: anchor.data, place: p };
+  }
+
+  /** The value `read` reads, kept under the anchor `name`; declines on a name used before. */
+  anchored(name: string, read: () => { data: unknown; place: Place }): { data: unknown; place: Place } {
+    if (this.anchors.has(name)) decline();
+    const before = this.aliases;
+    this.anchoring += 1;
+    const value = read();
+    this.anchoring -= 1;
+    this.anchors.set(name, { data: value.data, place: value.place, holdsAlias: this.aliases !== before });
+    return value;
+  }
 
   /** The offset of the next line's start, or the text's length. */
   lineEnd(p: number): number {
@@ -319,6 +370,13 @@ class Reader {
   blockValue(after: number, col: number, inMap: boolean): { data: unknown; place: Place } {
     const text = this.text;
     const q = this.spaces(after);
+    const c = text.charCodeAt(q);
+    if (c === 42) {
+      const value = this.alias(q, false);
+      this.i = this.endOfLine(this.i);
+      return value;
+    }
+    if (c === 38) return this.anchoredBlockValue(q, col);
     if (this.atLineEnd(q)) {
       const lineAfter = q >= text.length ? text.length : this.lineEnd(q) + 1;
       const next = lineAfter >= text.length ? -1 : this.nextContent(lineAfter);
@@ -337,6 +395,26 @@ class Reader {
       if (this.key(q)) return this.blockMap(q, c);
     }
     return this.inlineValue(q, col);
+  }
+
+  /**
+   * A value with an anchor (its `&` at `p`): a scalar or flow collection on
+   * the same line, or a node on the lines below indented more than `col`.
+   * Declines on an anchor before a key or a compact collection (`yaml` gives
+   * it to the key) and on an anchor with no value.
+   */
+  anchoredBlockValue(p: number, col: number): { data: unknown; place: Place } {
+    const name = this.nodeName(p + 1, false);
+    const q = this.spaces(this.i);
+    if (this.atLineEnd(q)) {
+      const lineAfter = q >= this.text.length ? q : this.lineEnd(q) + 1;
+      const next = lineAfter >= this.text.length ? -1 : this.nextContent(lineAfter);
+      if (next === -1 || this.column(next) <= col) decline();
+      return this.anchored(name, () => this.nodeAtLineStart(next, this.column(next), col));
+    }
+    const c = this.text.charCodeAt(q);
+    if (c === 38 || c === 42 || this.isDash(q) || this.key(q)) decline();
+    return this.anchored(name, () => this.inlineValue(q, col));
   }
 
   /** A node that starts a line (at `p`, in column `indent`), under a collection in column `col`. */
@@ -699,6 +777,20 @@ class Reader {
     const p = this.i;
     const c = text.charCodeAt(p);
     if (c === 123 || c === 91) return this.flowCollection(col);
+    if (c === 42) {
+      const value = this.alias(p, true);
+      if (text.charCodeAt(this.spaces(this.i)) === COLON) decline();
+      return value;
+    }
+    if (c === 38) {
+      const name = this.nodeName(p + 1, true);
+      const q = this.spaces(this.i);
+      const next = text.charCodeAt(q);
+      // Only a value on the same line after the name: `&a,` (an anchor on nothing) and the like are left to `yaml`.
+      if (q === this.i || next === NEWLINE || next === 44 || next === 93 || next === 125 || next === 38 || next === 42 || next === HASH) decline();
+      this.i = q;
+      return this.anchored(name, () => this.flowNode(col));
+    }
     const data = c === 34 ? this.doubleQuoted(col) : c === 39 ? this.singleQuoted(col) : this.plainFlow(p, col);
     // Nothing may follow a scalar on its line but spaces, a comma, a closing bracket, a line break or a comment; a `:` would make it a key.
     const after = this.spaces(this.i);

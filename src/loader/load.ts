@@ -99,7 +99,7 @@ export function loadStepfileText(text: string, source: string, cache?: LoadCache
   const known = knownLoad(text, source, cache);
   if (known) return known;
   const { checked, warnings } = fullLoad(text, source);
-  const loaded = deepFreeze({ ...checked, warnings: warnings() });
+  const loaded = withIdentity({ ...checked, warnings: deepFreeze(warnings()) });
   cache?.set(text, { doc: loaded.doc, identity: loaded.identity, warnings: loaded.warnings });
   return loaded;
 }
@@ -120,7 +120,7 @@ export function loadStepfileTextDeferred(text: string, source: string, cache?: L
   const known = knownLoad(text, source, cache);
   if (known) return { loaded: known, finish: () => known.warnings };
   const { checked, warnings } = fullLoad(text, source);
-  const loaded = deepFreeze({ ...checked, warnings: [] as Issue[] });
+  const loaded = withIdentity({ ...checked, warnings: deepFreeze([] as Issue[]) });
   let found: readonly Issue[] | undefined;
   const finish = () => {
     if (found) return found;
@@ -171,10 +171,11 @@ function recheck(text: string, source: string, findings: { identity: string; war
 
 /**
  * Every refusal found (thrown as one StepfileInvalid): the parse, the
- * structure, the error rules, the compile; then the identity. The warning
- * rules run when asked for, with the facts the error rules computed.
+ * structure, the error rules, the compile. The identity is computed when
+ * first read (see withIdentity); the warning rules run when asked for, with
+ * the facts the error rules computed.
  */
-function fullLoad(text: string, source: string): { checked: Omit<LoadedStepfile, "warnings">; warnings: () => Issue[] } {
+function fullLoad(text: string, source: string): { checked: Omit<LoadedStepfile, "warnings" | "identity">; warnings: () => Issue[] } {
   const parsed = syntax.check(text);
   if ("issues" in parsed) throw new StepfileInvalid(parsed.issues, source);
   const fail = (raw: RawIssue[]): never => {
@@ -188,7 +189,22 @@ function fullLoad(text: string, source: string): { checked: Omit<LoadedStepfile,
   if (refused.length > 0) fail(refused);
   const { compiled, issues } = schema.check(doc);
   if (!compiled) fail(issues);
-  return { checked: { doc, identity: hashJson(doc), compiled: compiled!, source }, warnings: () => placedWarnings(runRules(doc, "warning", facts), parsed) };
+  return { checked: { doc, compiled: compiled!, source }, warnings: () => placedWarnings(runRules(doc, "warning", facts), parsed) };
+}
+
+/**
+ * A fully loaded stepfile, frozen, whose identity is hashed when first read.
+ * Hashing cannot refuse (the canonical-form rule has found everything
+ * canonical JSON cannot hold), and serving's first tools/list answer needs
+ * no identity, so a first launch hashes each file after that answer (when
+ * its load cache entry is kept) or at its first run, not before it (issue
+ * 27 item 7). A cache hit's identity is hashed at once: there it is a check.
+ */
+function withIdentity(fields: Omit<LoadedStepfile, "identity">): LoadedStepfile {
+  deepFreeze(fields.doc);
+  deepFreeze(fields.compiled);
+  let identity: string | undefined;
+  return Object.freeze(Object.defineProperty({ ...fields } as LoadedStepfile, "identity", { enumerable: true, get: () => (identity ??= hashJson(fields.doc)) }));
 }
 
 /** Each issue found once, with its line and column (the first LISTED_ISSUES of them). */
