@@ -12,7 +12,7 @@ import { fileSinks, stderrSinks } from "../ledger/sinks.js";
 import { KeptLedgers } from "../ledger/kept.js";
 import type { DeferredLoad, LoadCache, LoadedStepfile } from "../loader/load.js";
 import { ServedStepfiles } from "../mcp/served.js";
-import { discoverResultJson, initializeResultJson } from "../mcp/server-info.js";
+import { discoverResultJson, initializeResultJson, modernResultJson } from "../mcp/server-info.js";
 import { toolsListResultJson } from "../mcp/tool-list.js";
 import { readEarly, type Handover } from "../stdio/early.js";
 import { caseRecorder } from "../offline/record-cases.js";
@@ -261,6 +261,10 @@ async function answerEarly(early: ReturnType<typeof readEarly>, stepfiles: Serve
     toolsListResult: () => {
       listedVersion = stepfiles.version;
       return toolsListResultJson(stepfiles);
+    },
+    modernToolsListResult: () => {
+      listedVersion = stepfiles.version;
+      return modernResultJson(toolsListResultJson(stepfiles), packageVersion());
     },
   });
   return listedVersion === undefined ? { handover } : { handover, listedVersion };

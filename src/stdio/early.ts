@@ -13,9 +13,12 @@
 // whose params are a strict subset of what the SDK accepts, asking for a
 // protocol version it accepts as asked, then `tools/list` with no params
 // to honour; `notifications/initialized` is let through. A 2026-07-28
-// opening `server/discover` whose `_meta` envelope is exactly what the SDK
-// accepts is answered too, and the session handed over at once (its later
-// requests carry their own envelopes, for the SDK). Anything else
+// opening is answered the same way: a `server/discover`, a `tools/list`
+// with no params but the `_meta` envelope, or the one then the other, each
+// carrying exactly the envelope the SDK accepts (the revision has no
+// initialize and no notification before a request; the SDK's client probes
+// with server/discover on a process of its own, then opens the session's
+// pipe with tools/list). Anything else
 // (another method, a batch, a line that does not parse, unusual params)
 // ends the early phase: that line and every later one go to the SDK
 // unchanged and in order, and the SDK's serveStdio picks the era from them
@@ -23,9 +26,11 @@
 // reads the initialize (or server/discover) request and the notifications
 // again (its answer to it is dropped: the client has it), so the SDK server
 // holds the client's capabilities (elicitation, ...) exactly as if it had
-// served the session from the start; the tools/list lines answered here
-// are not replayed. test/cli/stdio-early.test.ts holds these bytes to the
-// SDK's.
+// served the session from the start; a 2025 session's tools/list lines
+// answered here are not replayed. A 2026-07-28 tools/list is: it is what
+// pins the revision in serveStdio (a 2025 initialize after it is then
+// refused, as the SDK refuses it), and the SDK's answer to it is dropped.
+// test/cli/stdio-early.test.ts holds these bytes to the SDK's.
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import { hasOnlyKeys, isEmptyParams, isObject, isRequest, parseJsonObject, plainToolsListId, type JsonRpcId } from "../jsonrpc/shapes.js";
 
@@ -39,6 +44,8 @@ export interface EarlyAnswers {
   toolsListResult(): string;
   /** The server/discover result (2026-07-28) as JSON. */
   discoverResult(): string;
+  /** The tools/list result as JSON as the SDK sends it on 2026-07-28: toolsListResult's with the revision's result fields. */
+  modernToolsListResult(): string;
 }
 
 /** What the SDK transport takes over. */
@@ -49,6 +56,8 @@ export interface Handover {
   answeredInitialize?: JsonRpcId;
   /** The id of the server/discover request answered here, likewise. */
   answeredDiscover?: JsonRpcId;
+  /** The id of the 2026-07-28 tools/list request answered here, likewise. */
+  answeredModernToolsList?: JsonRpcId;
 }
 
 export interface EarlyReader {
@@ -70,6 +79,7 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
   let answers: EarlyAnswers | undefined;
   let initializeId: JsonRpcId | undefined;
   let discoverId: JsonRpcId | undefined;
+  let modernToolsListId: JsonRpcId | undefined;
   let handOver: ((handover: Handover) => void) | undefined;
   let handedOver = false;
 
@@ -94,7 +104,7 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
 
   /**
    * Answers complete lines while they are early ones. Hands over at the first
-   * that is not, once tools/list is answered, or at the end of stdin;
+   * that is not, once tools/list is answered (in either era), or at the end of stdin;
    * otherwise waits for the next chunk (a client waits for the initialize
    * answer before it sends more).
    */
@@ -103,13 +113,24 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
     for (let newline = pending.indexOf(NEWLINE); newline >= 0; newline = pending.indexOf(NEWLINE)) {
       const line = pending.subarray(0, newline + 1);
       const message = parseJsonObject(line.toString("utf8"));
-      if (initializeId === undefined) {
-        if (message && isPlainDiscover(message)) {
+      if (message && initializeId === undefined && isPlainModern(message, "tools/list")) {
+        // A 2026-07-28 opening's tools/list, first or after server/discover: replayed, as it pins the revision.
+        modernToolsListId = message.id as JsonRpcId;
+        write(modernToolsListId, answers.modernToolsListResult());
+        replay.push(line);
+        pending = pending.subarray(newline + 1);
+        // The answer is out: load the SDK now, while the client reads it.
+        return finish();
+      } else if (discoverId !== undefined) {
+        return finish();
+      } else if (initializeId === undefined) {
+        if (message && isPlainModern(message, "server/discover")) {
           discoverId = message.id as JsonRpcId;
           write(discoverId, answers.discoverResult());
           replay.push(line);
           pending = pending.subarray(newline + 1);
-          return finish();
+          // Its tools/list may follow on this pipe (or the client was probing, and closes it).
+          continue;
         }
         const version = message && initializeVersion(message);
         if (version === undefined) return finish();
@@ -151,7 +172,12 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
       // pipe() does not pass errors on: the SDK transport hears of them as it did from stdin.
       stdin.once("error", (error) => input.destroy(error));
     }
-    resolve({ input, ...(initializeId === undefined ? {} : { answeredInitialize: initializeId }), ...(discoverId === undefined ? {} : { answeredDiscover: discoverId }) });
+    resolve({
+      input,
+      ...(initializeId === undefined ? {} : { answeredInitialize: initializeId }),
+      ...(discoverId === undefined ? {} : { answeredDiscover: discoverId }),
+      ...(modernToolsListId === undefined ? {} : { answeredModernToolsList: modernToolsListId }),
+    });
   }
 
   function write(id: JsonRpcId, result: string) {
@@ -186,12 +212,13 @@ const ENVELOPE = { version: "io.modelcontextprotocol/protocolVersion", client: "
 const ENVELOPE_KEYS = new Set(Object.values(ENVELOPE));
 
 /**
- * A server/discover request whose `_meta` envelope the SDK surely accepts
- * (the 2026-07-28 revision, plain client info and known capabilities, no
- * other keys): the SDK answers it with fixed bytes, whoever asks.
+ * A 2026-07-28 request for `method` (server/discover, tools/list) whose
+ * params are only a `_meta` envelope the SDK surely accepts (the revision,
+ * plain client info and known capabilities, no other keys): the SDK answers
+ * it with fixed bytes, whoever asks.
  */
-function isPlainDiscover(message: Record<string, unknown>): boolean {
-  if (!isRequest(message, "server/discover")) return false;
+function isPlainModern(message: Record<string, unknown>, method: string): boolean {
+  if (!isRequest(message, method)) return false;
   const params = message.params;
   if (!isObject(params) || !hasOnlyKeys(params, DISCOVER_PARAMS_KEYS) || !isObject(params._meta)) return false;
   const meta = params._meta;

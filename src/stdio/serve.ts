@@ -34,6 +34,7 @@ export function serveStdio(factory: McpServerFactory, handover?: Handover, hooks
   batches.answerThrough(transport);
   if (handover?.answeredInitialize !== undefined) dropOpeningAnswer(transport, handover.answeredInitialize, "serverInfo");
   if (handover?.answeredDiscover !== undefined) dropOpeningAnswer(transport, handover.answeredDiscover, "supportedVersions");
+  if (handover?.answeredModernToolsList !== undefined) dropOpeningAnswer(transport, handover.answeredModernToolsList, "tools");
   serveBothEras(
     ({ era }) => {
       const server = factory.create(session);
@@ -54,7 +55,7 @@ export function serveStdio(factory: McpServerFactory, handover?: Handover, hooks
   return { closed };
 }
 
-/** The client already has the answer to the opening request `id` (initialize, server/discover: its result holds `key`): the SDK's answer to it is dropped, once. */
+/** The client already has the answer to the opening request `id` (initialize, server/discover, a 2026-07-28 tools/list: its result holds `key`): the SDK's answer to it is dropped, once. */
 function dropOpeningAnswer(transport: StdioServerTransport, id: string | number, key: string): void {
   const send = transport.send.bind(transport);
   let dropped = false;

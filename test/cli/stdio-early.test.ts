@@ -98,16 +98,45 @@ describe("stdio answers before the SDK loads", () => {
     expect(batch.lines.some((l) => l.includes('"protocolVersion"'))).toBe(false);
   });
 
-  it("writes the SDK's server/discover bytes for a 2026-07-28 opening, and the SDK answers what follows once (no second discover answer)", { timeout: budget({ starts: 2, replies: 5 }) }, async () => {
-    const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } }, "io.modelcontextprotocol/clientInfo": { name: "early", version: "0" } };
-    const discover = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope } };
-    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: envelope } };
-    // A tools/list with the envelope first pins the revision in the SDK, which then answers everything: the bytes to compare with.
-    const probe = { jsonrpc: "2.0", id: 0, method: "tools/list", params: { _meta: envelope } };
-    const [early, sdk] = await Promise.all([session(line(discover) + line(list), 2), session(line(probe) + line(discover) + line(list), 3)]);
+  // A first request with the envelope that is not answered early
+  // (resources/list) pins the revision in the SDK, which then answers
+  // everything after it: the bytes to compare with.
+  const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } }, "io.modelcontextprotocol/clientInfo": { name: "early", version: "0" } };
+  const modern = (id: number | string, method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope } });
+
+  it("writes the SDK's tools/list bytes for a 2026-07-28 opening (tools/list first, as the SDK's client opens the session's pipe)", { timeout: budget({ starts: 2, replies: 3 }) }, async () => {
+    const [early, sdk] = await Promise.all([session(line(modern("one", "tools/list")), 1), session(line(modern(0, "resources/list")) + line(modern("one", "tools/list")), 2)]);
+    expect(sdk.lines[0]).toContain('"id":0');
+    expect(early.lines).toEqual(sdk.lines.slice(1));
+    const result = JSON.parse(early.lines[0]!).result as Record<string, unknown>;
+    expect(Object.keys(result)).toEqual(["tools", "resultType", "ttlMs", "cacheScope", "_meta"]);
+    expect((result.tools as Array<{ name: string }>).map((t) => t.name)).toContain("greet");
+  });
+
+  it("writes the SDK's server/discover and tools/list bytes when both come on one pipe, and the SDK answers neither again", { timeout: budget({ starts: 2, replies: 5 }) }, async () => {
+    const exchange = line(modern(1, "server/discover")) + line(modern(2, "tools/list"));
+    const [early, sdk] = await Promise.all([session(exchange, 2), session(line(modern(0, "resources/list")) + exchange, 3)]);
     expect(early.lines).toEqual(sdk.lines.slice(1));
     expect(early.lines).toHaveLength(2);
     expect(JSON.parse(early.lines[0]!)).toMatchObject({ id: 1, result: { supportedVersions: ["2026-07-28"] } });
+  });
+
+  it("hands the session to the SDK after an early 2026-07-28 tools/list: later requests are served in that revision, a 2025 initialize refused as the SDK refuses it", { timeout: budget({ starts: 2, replies: 8 }) }, async () => {
+    const call = modern(3, "tools/call", { name: "greet", arguments: { name: "Ada" } });
+    // The refusal (an error: not counted as an answer by session()) is written before the call is read, so it comes before the call's answer.
+    const rest = line(modern(2, "tools/list")) + line(initialize(4, "2025-11-25")) + line(call);
+    const [early, sdk] = await Promise.all([session(line(modern(1, "tools/list")) + rest, 3), session(line(modern(0, "resources/list")) + line(modern(1, "tools/list")) + rest, 4)]);
+    const byId = (lines: string[]) => new Map(lines.map((l) => JSON.parse(l) as { id?: number }).filter((m) => m.id !== undefined && m.id !== 0).map((m) => [m.id!, m]));
+    const answers = byId(early.lines);
+    // Each answered once; the SDK's answer to the replayed tools/list is not written.
+    expect(early.lines.filter((l) => l.endsWith('"id":1}'))).toHaveLength(1);
+    expect([...answers.keys()].sort()).toEqual([1, 2, 3, 4]);
+    // The second tools/list (the SDK's) is the early one but for its id.
+    expect(early.lines.find((l) => l.endsWith('"id":2}'))).toBe(early.lines.find((l) => l.endsWith('"id":1}'))!.replace('"id":1}', '"id":2}'));
+    expect(answers.get(3)).toMatchObject({ result: { structuredContent: { state: "running", step: { step: "hello" } } } });
+    // What the SDK answers a 2025 initialize on a pipe the revision pinned, with or without the early answer.
+    expect(answers.get(4)).toEqual(byId(sdk.lines).get(4));
+    expect(answers.get(4)).toMatchObject({ error: { data: { supported: ["2026-07-28"] } } });
   });
 
   it("serves a 2026-07-28 opening in that revision (server/discover, then requests with the _meta envelope)", { timeout: budget({ starts: 1, replies: 2 }) }, async () => {
