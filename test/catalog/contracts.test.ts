@@ -317,13 +317,13 @@ describe("sentry-release-triage against Sentry's description", () => {
     // statsPeriod written in snake case, and the short id read as shortID.
     const list = doc.paths["/api/0/organizations/{organization_id_or_slug}/issues/"]!.get!;
     list.parameters = list.parameters.map((p) => (p.name === "statsPeriod" ? { ...p, name: "stats_period" } : p));
-    const fetch = triage.steps.find((s) => s.id === "fetch")!;
-    (fetch.do!.output as Record<string, unknown>).first = { var: "responses.issues.0.shortID" };
+    const listing = triage.steps.find((s) => s.id === "list")!;
+    (listing.do!.output as Record<string, unknown>).first = { var: "responses.issues.0.shortID" };
     const report = checkEntry(triage, provider(bySource("sentry")));
     expect(report.findings).toEqual(
       expect.arrayContaining([
         "listOrganizationIssues (GET /api/0/organizations/{organization_id_or_slug}/issues/): parameter stats_period is not in getsentry/sentry-api-schema (openapi-derefed.json)",
-        expect.stringMatching(/^step fetch: responses\.issues\.0\.shortID reads shortID, which getsentry\/sentry-api-schema \(openapi-derefed\.json\) does not declare there \(it has shortId/),
+        expect.stringMatching(/^step list: responses\.issues\.0\.shortID reads shortID, which getsentry\/sentry-api-schema \(openapi-derefed\.json\) does not declare there \(it has shortId/),
       ]),
     );
   });
