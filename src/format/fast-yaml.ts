@@ -165,13 +165,14 @@ class Reader {
     return { data: anchor.data, place: p };
   }
 
-  /** The value `read` reads, kept under the anchor `name`; declines on a name used before. */
+  /** The value `read` reads, kept under the anchor `name`; declines on a name used before, inside the value too (`&b [&b x]`: which one a later `*b` means is left to `yaml`). */
   anchored(name: string, read: () => { data: unknown; place: Place }): { data: unknown; place: Place } {
     if (this.anchors.has(name)) decline();
     const before = this.aliases;
     this.anchoring += 1;
     const value = read();
     this.anchoring -= 1;
+    if (this.anchors.has(name)) decline();
     this.anchors.set(name, { data: value.data, place: value.place, holdsAlias: this.aliases !== before });
     return value;
   }
