@@ -297,7 +297,9 @@ describe("the parse layer against yaml alone", () => {
       fc.property(fc.array(line, { minLength: 1, maxLength: 8 }), (lines) => {
         if (agreesWithReference(lines.map(([indent, parts]) => indent + parts.join("")).join("\n") + "\n")) fast += 1;
       }),
-      { numRuns: FUZZ_RUNS * 8 },
+      // About one such document in 50 is read fast: of batches of 200, 1.8% held none (a flaky
+      // suite, seed 554508237); of 500, about one in 20,000.
+      { numRuns: FUZZ_RUNS * 20 },
     );
     expect(fast).toBeGreaterThan(0);
   });
