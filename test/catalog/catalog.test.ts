@@ -32,7 +32,16 @@ interface CasesFile {
   cases: Array<{ name: string; steps: CaseEntry[] }>;
 }
 
-async function load(name: string): Promise<{ doc: StepfileDocument; readme: string; cases: CasesFile; file: string }> {
+type Loaded = { doc: StepfileDocument; readme: string; cases: CasesFile; file: string };
+/** Each entry read once for all its tests (none of them changes what it reads). */
+const loaded = new Map<string, Promise<Loaded>>();
+function load(name: string): Promise<Loaded> {
+  let entry = loaded.get(name);
+  if (entry === undefined) loaded.set(name, (entry = read(name)));
+  return entry;
+}
+
+async function read(name: string): Promise<Loaded> {
   const entry = entries.find((e) => e.name === name)!;
   const { doc } = await loadStepfileFile(entry.file, entry.name);
   const dir = dirname(entry.file);
