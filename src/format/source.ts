@@ -7,6 +7,7 @@
 import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import type { Issue } from "../errors.js";
 import { fastParse } from "./fast-yaml.js";
+import { flowKeysWithoutValue } from "./flow-keys-without-value.js";
 import { flowTooDeep, MAX_DEPTH } from "./nesting.js";
 import { duplicateKeyCheck, hasDuplicateKeys } from "./unique-keys.js";
 
@@ -14,7 +15,7 @@ export type PathSegment = string | number;
 
 export interface ParsedSource {
   data: unknown;
-  /** Placed warnings about the text itself: a JSON text's repeated keys (see `jsonDuplicates`). */
+  /** Placed warnings about the text itself: a JSON text's repeated keys (see `jsonWithDuplicates`), a flow mapping's key with no value (flow-keys-without-value.ts). */
   warnings?: Issue[];
   /** 1-based line and column of the value (or key, for a missing field's parent) at a path. */
   locate(path: readonly PathSegment[], atKey?: boolean): { line: number; column: number } | undefined;
@@ -50,6 +51,8 @@ export function parseSource(text: string): ParsedSource | { issues: Issue[] } {
     }
   }
   if (depthOf(data, 0) > MAX_DEPTH) return { issues: [TOO_DEEP] };
+  const keysWithoutValue = flowKeysWithoutValue(doc, lineCounter, pathString);
+  if (keysWithoutValue.length > 0) warnings = [...(warnings ?? []), ...keysWithoutValue].sort((a, b) => a.line! - b.line! || a.column! - b.column!);
   return { data, ...(warnings ? { warnings } : {}), locate: (path, atKey) => locate(doc, lineCounter, path, atKey) };
 }
 

@@ -30,6 +30,7 @@ import { canonicalForm } from "./canonical-form.js";
 import { credentialsRule } from "./credentials.js";
 import { deriveKeys } from "./derive-keys.js";
 import { duplicateJsonKey } from "./duplicate-json-key.js";
+import { flowKeyWithoutValue } from "./flow-key-without-value.js";
 import { duplicateTool } from "./duplicate-tool.js";
 import { emptyExposes } from "./empty-exposes.js";
 import { emptyText } from "./empty-text.js";
@@ -103,7 +104,7 @@ export const WARNING_RULES: readonly Rule[] = [
 ];
 
 /** The rules the load's own steps report (rule.ts, StageRule), in the order a load meets them. */
-export const STAGE_RULES: readonly StageRule[] = [fileSize, syntax, duplicateJsonKey, structure, schema, pinnedDocumentUnchecked, arazzoSchema, arazzoUnconvertible, arazzoUnvalidated];
+export const STAGE_RULES: readonly StageRule[] = [fileSize, syntax, duplicateJsonKey, flowKeyWithoutValue, structure, schema, pinnedDocumentUnchecked, arazzoSchema, arazzoUnconvertible, arazzoUnvalidated];
 
 /** Every rule that can be reported: what SARIF's tool.driver.rules and docs/checks.md list. */
 export const ALL_RULES: readonly RuleInfo[] = [...STAGE_RULES, ...ERROR_RULES, ...WARNING_RULES];

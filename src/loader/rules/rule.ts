@@ -33,7 +33,7 @@ export interface Rule extends RuleInfo {
 /**
  * A rule whose finding is the load's own work failing, so it cannot run as
  * a check of a parsed document: reading the file (`file-size`), parsing it
- * (`syntax`, `duplicate-json-key`), the structure schema every later check
+ * (`syntax`, `duplicate-json-key`, `flow-key-without-value`), the structure schema every later check
  * relies on (`structure`), compiling schemas and predicates (`schema`), and
  * fetching a pinned document (`pinned-document-unchecked`), and reading or
  * converting an Arazzo document (`arazzo-schema`, `arazzo-unconvertible`,
