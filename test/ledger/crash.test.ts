@@ -19,10 +19,11 @@ const greet = join(repoRoot, "test/fixtures/greet.stepfile.yaml");
 /** Drives runs of greet back to back until the server goes away. */
 const progress = { submits: 0, finished: [] as string[] };
 
-async function keepRunning(url: string, stopped: () => boolean): Promise<number> {
+async function keepRunning(url: string, stopped: () => boolean, opened: Client[]): Promise<number> {
   let submits = 0;
   try {
     const client = new Client({ name: "crash-load", version: "0" });
+    opened.push(client);
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     while (!stopped()) {
       const first = await client.callTool({ name: "greet", arguments: { name: "Ada" } });
@@ -50,7 +51,8 @@ describe("SIGKILL under load", () => {
       let killed = false;
       progress.submits = 0;
       progress.finished = [];
-      const clients = Array.from({ length: 8 }, () => keepRunning(server.url, () => killed));
+      const opened: Client[] = [];
+      const clients = Array.from({ length: 8 }, () => keepRunning(server.url, () => killed, opened));
       // Under load first (a slow machine takes a while to connect 8 clients), then a random moment.
       while (progress.submits < 8 || progress.finished.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
       const delay = Math.floor(Math.random() * 1_500);
@@ -59,6 +61,10 @@ describe("SIGKILL under load", () => {
       server.child.kill("SIGKILL");
       killed = true;
       await server.stop();
+      // A call whose answer was streaming when the server died is not failed
+      // by the SDK (it tries to resume the stream, then waits out its 60 s
+      // request timeout); closing each client fails it at once.
+      await Promise.all(opened.map((client) => client.close().catch(() => undefined)));
       await Promise.all(clients);
 
       const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
