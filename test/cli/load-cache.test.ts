@@ -72,8 +72,8 @@ describe("the load cache, through the built CLI", () => {
       // Batches of files served together, so few processes start; a refused file or a repeated id is compared like the rest.
       for (let start = 0; start < corpus.length; start += 12) {
         const files = corpus.slice(start, start + 12);
-        const reference = await serve(files, join(work, "unused"), ["--no-cache"]);
-        const miss = await serve(files, cacheHome);
+        // The reference uses no cache, so it runs beside the miss; the hit must come after the miss.
+        const [reference, miss] = await Promise.all([serve(files, join(work, "unused"), ["--no-cache"]), serve(files, cacheHome)]);
         const hit = await serve(files, cacheHome);
         expect(miss, files.join(" ")).toEqual(reference);
         expect(hit, files.join(" ")).toEqual(reference);
@@ -88,8 +88,8 @@ describe("the load cache, through the built CLI", () => {
     expect(names.length).toBeGreaterThanOrEqual(28);
     const catalog = ["release-notes", "github-release", "trip-weather-plan", "osv-triage"];
     const cacheHome = join(work, "shipped-cache");
-    const shipped = await serve(catalog, cacheHome);
-    expect(shipped).toEqual(await serve(catalog, join(work, "unused-2"), ["--no-cache"]));
+    const [shipped, full] = await Promise.all([serve(catalog, cacheHome), serve(catalog, join(work, "unused-2"), ["--no-cache"])]);
+    expect(shipped).toEqual(full);
     expect(shipped.code).toBe(0);
     // Every one was a hit on a shipped entry: nothing was written to the user's folder.
     expect(existsSync(join(cacheHome, "stepgate", "loads", build)) ? readdirSync(join(cacheHome, "stepgate", "loads", build)) : []).toEqual([]);
@@ -159,8 +159,8 @@ describe("the load cache, through the built CLI", () => {
       // The first thousand written longest ago.
       utimesSync(file, Date.now() / 1000 - (i < 1_000 ? 2 * day : day), Date.now() / 1000 - (i < 1_000 ? 2 * day : day));
     }
-    const reference = await serve([greet], join(work, "unused-4"), ["--no-cache"]);
-    expect(await serve([greet], cacheHome)).toEqual(reference);
+    const [reference, served] = await Promise.all([serve([greet], join(work, "unused-4"), ["--no-cache"]), serve([greet], cacheHome)]);
+    expect(served).toEqual(reference);
     const left = readdirSync(folder);
     expect(left).toContain(`${cacheKey(greetText, build)}.json`);
     expect(left.filter((n) => n.startsWith("old-")).length).toBe(1_001);
@@ -171,8 +171,8 @@ describe("the load cache, through the built CLI", () => {
     const cacheHome = join(work, "open");
     mkdirSync(join(cacheHome, "stepgate"), { recursive: true, mode: 0o777 });
     chmodSync(join(cacheHome, "stepgate"), 0o777);
-    const reference = await serve([greet], join(work, "unused-3"), ["--no-cache"]);
-    expect(await serve([greet], cacheHome)).toEqual(reference);
+    const [reference, served] = await Promise.all([serve([greet], join(work, "unused-3"), ["--no-cache"]), serve([greet], cacheHome)]);
+    expect(served).toEqual(reference);
     expect(existsSync(entryFile(cacheHome, greetText))).toBe(false);
   }, budget({ starts: 2, replies: 4 }));
 
