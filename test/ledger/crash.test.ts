@@ -61,9 +61,10 @@ describe("SIGKILL under load", () => {
       server.child.kill("SIGKILL");
       killed = true;
       await server.stop();
-      // A call whose answer was streaming when the server died is not failed
-      // by the SDK (it tries to resume the stream, then waits out its 60 s
-      // request timeout); closing each client fails it at once.
+      // A call in flight when the server died is not failed by the SDK's
+      // client until its 60 s request timeout (seen under load on
+      // 2026-12-02: every round waited 60 s after the kill; its resuming of
+      // a cut stream is the likely cause); closing each client fails it at once.
       await Promise.all(opened.map((client) => client.close().catch(() => undefined)));
       await Promise.all(clients);
 
