@@ -11,7 +11,7 @@
 // `select`, whose data is a tool's result.
 import { memberPath } from "./compiler.js";
 import { isOperator } from "./operators/index.js";
-import { compileRegex } from "./regex.js";
+import { checkRegex } from "./regex.js";
 import { templateKind } from "./template.js";
 
 export type Place = "gate" | "explain" | "let" | "derive" | "when" | "select" | "do";
@@ -129,7 +129,7 @@ class Checker {
       case "match_all":
         if (typeof args[1] === "string") {
           try {
-            compileRegex(args[1]);
+            checkRegex(args[1]);
           } catch (error) {
             this.issue(at(1), (error as Error).message);
           }

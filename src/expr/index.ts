@@ -13,7 +13,7 @@ export { isOperator, operatorNames } from "./operators/index.js";
 export { compileTemplate, type CompiledTemplate } from "./template.js";
 export { compileGate, diagnose, describe, explainsItself, type CompiledGate, type PredicateGate } from "./diagnose.js";
 export { checkExpression, checkTemplate, type CheckContext, type ExpressionCheck, type ExpressionIssue, type Place } from "./check.js";
-export { compileRegex, re2AjvRegExp, type AjvRegExp } from "./regex.js";
+export { checkRegex, compileRegex, re2AjvRegExp, type AjvRegExp } from "./regex.js";
 
 /** Compile one expression; throws an ExpressionError naming what is wrong and where. */
 export function compile(expression: unknown): Compiled {

@@ -2,7 +2,7 @@
 // lookbehind allowed, no lookahead or backreferences. Used by match_all,
 // setting patterns, and (through re2AjvRegExp) JSON Schema pattern and
 // patternProperties, so no pattern in a stepfile can backtrack for seconds.
-import { RE2JS } from "re2js";
+import { RE2JS, RE2Set } from "re2js";
 
 /** JavaScript flag letters RE2 can honour; "u" needs nothing (RE2 is always Unicode-aware), "g"/"y" concern iteration, not the pattern. */
 const flagBits: Readonly<Record<string, number>> = {
@@ -32,23 +32,56 @@ export function compileRegex(pattern: string, flags = ""): RE2JS {
 
 /**
  * Compiled patterns by flags and pattern. RE2 compiles a pattern more
- * slowly than anything else a load does with it (a schema's pattern is
- * compiled to check it, then again by ajv), and a compiled RE2JS holds no
- * match state, so one is shared; what does not compile is not kept, so it
- * throws the same error every time.
+ * slowly than anything else done with it (a gate's pattern may be compiled
+ * by ajv and by match_all alike), and a compiled RE2JS holds no match
+ * state, so one is shared; what does not compile is not kept, so it throws
+ * the same error every time.
  */
 const compiledPatterns = new Map<string, RE2JS>();
 const PATTERNS_KEPT = 1_000;
 
+/**
+ * Throw exactly what compileRegex would throw for this pattern, without
+ * compiling it. A load needs to know that every pattern of a stepfile is
+ * valid, but a pattern is used only once a gate or expression runs, and
+ * compiling one cold costs about three times parsing it (issue 27 item 7).
+ * RE2Set.add parses and simplifies with the same flags RE2JS.compile uses
+ * (re2js 2.10.0, build/index.js: `RE2Set.add` and `RE2JS.compile` both
+ * call `Parser.parse` on the pattern with the flags' prefixes); what
+ * compile does after the parse (Simplify, the prefilter, the compiler, the
+ * one-pass program) throws only re2js's internal errors. Valid patterns are
+ * remembered, so a pattern is parsed once per process.
+ */
+export function checkRegex(pattern: string, flags = ""): void {
+  const key = `${flags}/${pattern}`;
+  if (compiledPatterns.has(key) || checkedPatterns.has(key)) return;
+  const bits = flagBitsOf(pattern, flags);
+  rethrowAsUnreadable(pattern, () => new RE2Set(RE2Set.UNANCHORED, bits).add(translateEscapes(pattern)));
+  if (checkedPatterns.size >= PATTERNS_KEPT) checkedPatterns.clear();
+  checkedPatterns.add(key);
+}
+
+/** Patterns checkRegex found valid, by flags and pattern, as compiledPatterns keys them. */
+const checkedPatterns = new Set<string>();
+
 function compileNow(pattern: string, flags: string): RE2JS {
+  const bits = flagBitsOf(pattern, flags);
+  return rethrowAsUnreadable(pattern, () => RE2JS.compile(translateEscapes(pattern), bits));
+}
+
+function flagBitsOf(pattern: string, flags: string): number {
   let bits = RE2JS.LOOKBEHINDS;
   for (const flag of flags) {
     const bit = flagBits[flag];
     if (bit === undefined) throw new Error(`regular expression flag "${flag}" is not supported (pattern ${JSON.stringify(pattern)})`);
     bits |= bit;
   }
+  return bits;
+}
+
+function rethrowAsUnreadable<T>(pattern: string, work: () => T): T {
   try {
-    return RE2JS.compile(translateEscapes(pattern), bits);
+    return work();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`regular expression ${JSON.stringify(pattern)} does not compile under RE2: ${reason}`, { cause: error });

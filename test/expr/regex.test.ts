@@ -1,8 +1,28 @@
 // RE2 for every pattern a stepfile holds, including JSON Schema patterns
 // through ajv's code.regExp option.
 import { Ajv2020 } from "ajv/dist/2020.js";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileRegex, re2AjvRegExp, translateEscapes } from "../../src/expr/regex.js";
+import { checkRegex, compileRegex, re2AjvRegExp, translateEscapes } from "../../src/expr/regex.js";
+
+/** What compileRegex does with a pattern: undefined when it compiles, else its message. */
+function compileOutcome(pattern: string, flags: string): string | undefined {
+  try {
+    compileRegex(pattern, flags);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+function checkOutcome(pattern: string, flags: string): string | undefined {
+  try {
+    checkRegex(pattern, flags);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
 
 describe("compileRegex", () => {
   it("refuses lookahead and backreferences with a clear message", () => {
@@ -29,6 +49,34 @@ describe("compileRegex", () => {
     expect(compileRegex("^[\\u0041-\\u005A]+$").test("ABC")).toBe(true);
     expect(compileRegex("^\\uD83D\\uDE00$", "u").test("😀")).toBe(true);
     expect(compileRegex("^\\\\u0041$").test("\\u0041")).toBe(true);
+  });
+});
+
+describe("checkRegex", () => {
+  // Loads check patterns without compiling them (compiling waits for first
+  // use), so it must refuse exactly what compileRegex refuses, with its message.
+  const known = ["a(?=b)", "(?!x)", "(a)\\1", "(?<=a)b", "(?<=(a))b", "a{1001}", "a{2,1}", "[z-a]", "(?P<n>a)(?P<n>b)", "\\C", "x**", "(", ")", "[", "\\", "\\pX", "\\p{Greek}+", "^\\uD83D\\uDE00$", "\\u{1F600}", "(?i)abc", "(?<name>a)", "((((((((((a))))))))))", "\\Q*\\E", "\\z", "[[:alpha:]]", "[[:foo:]]", ""];
+
+  it("refuses what compileRegex refuses, with the same message, and accepts the rest", () => {
+    for (const flags of ["", "i", "m", "s", "u", "ims", "x"]) for (const pattern of known) expect(checkOutcome(pattern, flags), `${flags}/${pattern}`).toBe(compileOutcome(pattern, flags));
+  });
+
+  it("agrees with compileRegex on generated patterns", () => {
+    const piece = fc.constantFrom("a", "b", ".", "*", "+", "?", "|", "(", ")", "[", "]", "{", "}", "^", "$", "\\", "-", ",", "1", "2", "0", "?:", "?=", "?!", "?<=", "?<!", "?P<x>", "d", "w", "p", "\\u00e9", "\\x{41}", ":", "é");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), fc.constantFrom("", "i", "u", "ms"), (pieces, flags) => {
+        const pattern = pieces.join("");
+        expect(checkOutcome(pattern, flags)).toBe(compileOutcome(pattern, flags));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("keeps refusing a pattern it refused, and accepting one it accepted", () => {
+    expect(checkOutcome("a(?=b)", "")).toMatch(/does not compile under RE2/);
+    expect(checkOutcome("a(?=b)", "")).toMatch(/does not compile under RE2/);
+    expect(checkOutcome("(?<=a)b", "")).toBeUndefined();
+    expect(checkOutcome("(?<=a)b", "")).toBeUndefined();
   });
 });
 

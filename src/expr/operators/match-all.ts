@@ -1,11 +1,12 @@
 // `match_all`: [string, pattern] -> capture group 1 of every match (null
 // where the group took no part), or the whole match when the pattern has no
 // group. RE2 semantics: linear time whatever the input. A literal pattern is
-// compiled once with the rule (and refused there if RE2 rejects it); a
-// computed one is compiled on use, cached, and gives null if it is invalid.
+// checked with the rule (and refused there if RE2 rejects it) and compiled
+// on the rule's first evaluation; a computed one is compiled on use, cached,
+// and gives null if it is invalid.
 import type { RE2JS } from "re2js";
 import type { Evaluate, Operator } from "../operator.js";
-import { compileRegex } from "../regex.js";
+import { checkRegex, compileRegex } from "../regex.js";
 
 export function matchAll(regex: RE2JS, text: unknown): unknown {
   if (typeof text !== "string") return null;
@@ -43,15 +44,16 @@ function computed(pattern: unknown): RE2JS | null {
 export const matchAllOperator: Operator = {
   compile(args, context) {
     const text = context.compile(args[0], "[0]");
-    if (typeof args[1] === "string") {
-      let regex: RE2JS;
+    const literal = args[1];
+    if (typeof literal === "string") {
       try {
-        regex = compileRegex(args[1]);
+        checkRegex(literal);
       } catch (error) {
         return context.fail((error as Error).message);
       }
+      let regex: RE2JS | undefined;
       return function evaluateMatchAll(data, root) {
-        return matchAll(regex, text(data, root));
+        return matchAll((regex ??= compileRegex(literal)), text(data, root));
       };
     }
     const pattern: Evaluate = context.compile(args[1], "[1]");

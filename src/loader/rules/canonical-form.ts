@@ -18,26 +18,44 @@ export const canonicalForm: Rule = {
 
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Every string value or key holding a lone surrogate, and every number that is not finite. Iterative: parsed data is at most MAX_DEPTH deep, but this never recurses anyway. */
+/**
+ * Every string value or key holding a lone surrogate, and every number that
+ * is not finite. It walks every node of the document, so it keeps one path
+ * and copies it only for an issue (a copy per node was most of this rule's
+ * time on a first launch, issue 27 item 7), and asks the engine whether a
+ * string is well-formed before it searches for the surrogate. Recursive:
+ * parsed data is at most MAX_DEPTH (src/format/nesting.ts) deep.
+ */
 function canonicalFormIssues(data: unknown): RawIssue[] {
   const issues: RawIssue[] = [];
-  const stack: Array<{ value: unknown; path: PathSegment[] }> = [{ value: data, path: [] }];
-  while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
+  const path: PathSegment[] = [];
+  const visit = (value: unknown): void => {
     if (typeof value === "string") {
-      if (LONE.test(value)) issues.push({ path, message: describe(value) });
+      if (!isWellFormed(value)) issues.push({ path: [...path], message: describe(value) });
     } else if (typeof value === "number") {
-      if (!Number.isFinite(value)) issues.push({ path, message: `is ${String(value)}, a number JSON has no spelling for, so the stepfile has no identity (RFC 8785); write a finite number` });
+      if (!Number.isFinite(value)) issues.push({ path: [...path], message: `is ${String(value)}, a number JSON has no spelling for, so the stepfile has no identity (RFC 8785); write a finite number` });
     } else if (Array.isArray(value)) {
-      value.forEach((item, i) => stack.push({ value: item, path: [...path, i] }));
+      for (let i = 0; i < value.length; i++) {
+        path.push(i);
+        visit(value[i]);
+        path.pop();
+      }
     } else if (value !== null && typeof value === "object") {
-      for (const [key, item] of Object.entries(value)) {
-        if (LONE.test(key)) issues.push({ path: [...path, key], message: `the key ${describe(key)}`, atKey: true });
-        stack.push({ value: item, path: [...path, key] });
+      for (const key of Object.keys(value)) {
+        path.push(key);
+        if (!isWellFormed(key)) issues.push({ path: [...path], message: `the key ${describe(key)}`, atKey: true });
+        visit((value as Record<string, unknown>)[key]);
+        path.pop();
       }
     }
-  }
+  };
+  visit(data);
   return issues;
+}
+
+/** String.prototype.isWellFormed (ES2024, in every Node this package runs on; the project's TypeScript lib is ES2023). */
+function isWellFormed(text: string): boolean {
+  return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 }
 
 function describe(text: string): string {

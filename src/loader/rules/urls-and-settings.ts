@@ -3,7 +3,7 @@
 // its host or port, each naming a declared setting; a credential's hosts are
 // hosts and its token_url a fixed URL; a declared setting is used somewhere;
 // a setting's pattern compiles under RE2, as every pattern does.
-import { compileRegex } from "../../expr/index.js";
+import { checkRegex } from "../../expr/index.js";
 import type { PathSegment } from "../../format/source.js";
 import { toolKind, toolUrl, toolUrlField } from "../../format/types.js";
 import { settingsIn, urlProblems } from "../../format/urls.js";
@@ -47,7 +47,7 @@ export const urlsAndSettings: Rule = {
       if (!used.has(name)) report(["settings", name], `setting ${name} is declared but no tool URL or credential host uses it`);
       if (setting.pattern === undefined) continue;
       try {
-        compileRegex(setting.pattern);
+        checkRegex(setting.pattern);
       } catch (error) {
         report(["settings", name, "pattern"], `pattern does not compile under RE2: ${(error as Error).message}`);
       }
