@@ -35,15 +35,18 @@ export async function arazzoText(path: string, maxBytes = DEFAULT_MAX_STEPFILE_B
   } catch {
     return undefined; // the stepfile loader reports an unreadable file in its own words
   }
-  if ("tooLarge" in read || !mayBeArazzo(read.text)) return undefined;
+  return "tooLarge" in read || !isArazzoDocument(read.text, path) ? undefined : read.text;
+}
+
+/** Whether a text is an Arazzo document, valid or not (an invalid one's issues are the answer to it); false for anything else, such as a stepfile. */
+export function isArazzoDocument(text: string, path: string): boolean {
+  if (!mayBeArazzo(text)) return false;
   try {
-    readArazzo(read.text, path);
+    readArazzo(text, path);
   } catch (error) {
-    // Invalid against the Arazzo schema is still an Arazzo document: its issues are the answer.
-    if (error instanceof StepfileInvalid && !error.issues.some((i) => i.message.startsWith("this is not an Arazzo document"))) return read.text;
-    return undefined;
+    return error instanceof StepfileInvalid && !error.issues.some((i) => i.message.startsWith("this is not an Arazzo document"));
   }
-  return read.text;
+  return true;
 }
 
 export async function convertText(path: string, text: string, options: ArazzoSourceOptions): Promise<DocumentLoad> {

@@ -10,7 +10,7 @@ import type { RunContext } from "../engine/context.js";
 import { chainedLedgers, DEFAULT_CHECKPOINT_EVERY, type ChainSigning } from "../ledger/chain.js";
 import { fileSinks, stderrSinks } from "../ledger/sinks.js";
 import { KeptLedgers } from "../ledger/kept.js";
-import type { DeferredLoad, LoadCache, LoadedStepfile } from "../loader/load.js";
+import { loadStepfileTextDeferred, readStepfileText, type DeferredLoad, type LoadCache, type LoadedStepfile } from "../loader/load.js";
 import { ServedStepfiles } from "../mcp/served.js";
 import { discoverResultJson, initializeResultJson, modernResultJson } from "../mcp/server-info.js";
 import { toolsListResultJson } from "../mcp/tool-list.js";
@@ -24,7 +24,7 @@ import { watchStepfiles } from "./watch.js";
 import { allObservers } from "../engine/observer.js";
 import { telemetryWanted } from "../telemetry/wanted.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
-import { mayBeArazzoFile } from "../arazzo/detect.js";
+import { mayBeArazzo } from "../arazzo/detect.js";
 import { catalogEntries, catalogRoot, isStepfilePath, loadArgumentDeferred, UnknownCatalogName } from "./catalog.js";
 import { builtCatalogIndexOnce, readIndexedFacts } from "./catalog-index.js";
 import { openLoadCache } from "./load-cache.js";
@@ -294,8 +294,10 @@ async function loadAll(
 ): Promise<{ served: { source: string; loaded: LoadedStepfile }[]; arazzo: Set<string>; warnings: (print: boolean) => Promise<void> } | undefined> {
   const arazzo = new Set<string>();
   const loadOne = async (arg: string): Promise<ServedLoad[]> => {
-    const text = isStepfilePath(arg) && (await mayBeArazzoFile(arg, options.maxStepfileBytes)) ? await (await import("../arazzo/served-document.js")).arazzoText(arg, options.maxStepfileBytes) : undefined;
-    if (text === undefined) return [{ source: arg, load: await loadArgumentDeferred(arg, options.maxStepfileBytes, cache) }];
+    if (!isStepfilePath(arg)) return [{ source: arg, load: await loadArgumentDeferred(arg, options.maxStepfileBytes, cache) }];
+    // A path is read once: the same text is looked at for an Arazzo document and loaded.
+    const text = await readStepfileText(arg, arg, options.maxStepfileBytes);
+    if (!(mayBeArazzo(text) && (await import("../arazzo/served-document.js")).isArazzoDocument(text, arg))) return [{ source: arg, load: loadStepfileTextDeferred(text, arg, cache) }];
     arazzo.add(arg);
     // A converted workflow is loaded in full (its warnings found with it), so finishing gives them back.
     return (await loadArazzoArgument(arg, text, options, cache)).map(({ source, loaded }) => ({ source, load: { loaded, finish: () => loaded.warnings } }));
