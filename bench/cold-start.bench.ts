@@ -34,6 +34,9 @@ const copiesDir = join(dir, "copies");
 mkdirSync(copiesDir);
 const catalog = catalogEntries().map((e) => e.name);
 const copies = catalogCopies(copiesDir);
+/** Issue 27 item 7's case: 28 stepfiles of a user's own (the first 28 copies), at most 4x `node -e 0` on a first launch. */
+const USER_FILES = 28;
+const userFiles = copies.slice(0, USER_FILES);
 const bigStepfile = join(dir, "big.stepfile.yaml");
 writeFileSync(bigStepfile, generatedStepfile("big", bigSteps));
 const one = ["release-notes"];
@@ -145,11 +148,12 @@ interface Config {
 const configs: Config[] = [
   { label: "stepgate, 1 catalog entry (release-notes), first launch after a build", args: one, cache: firstCache },
   { label: "stepgate, 1 catalog entry, later launches", args: one, cache: () => laterCache },
-  { label: "stepgate, the whole catalog (28 entries), first launch after a build", args: catalog, cache: firstCache },
+  { label: `stepgate, the whole catalog (${catalog.length} entries), first launch after a build`, args: catalog, cache: firstCache },
   { label: "stepgate, the whole catalog, later launches", args: catalog, cache: () => laterCache },
   { label: "stepgate, the whole catalog, --no-cache (every entry parsed and checked)", args: ["--no-cache", ...catalog], cache: () => laterCache },
-  { label: "stepgate, the catalog copied under new ids (28 files), first launch", args: copies, cache: firstCache },
+  { label: `stepgate, the catalog copied under new ids (${copies.length} files), first launch`, args: copies, cache: firstCache },
   { label: "stepgate, the catalog copied under new ids, later launches", args: copies, cache: () => laterCache },
+  { label: `stepgate, ${userFiles.length} of those copies (a user's own stepfiles), first launch`, args: userFiles, cache: firstCache },
 ];
 
 try {
@@ -202,13 +206,15 @@ try {
               ? `${wholeTarget(m, oneLater)}; ${verdict((peakRss.get(c.label) ?? Infinity) <= 90, "peak RSS <= 90 MB")}`
               : i === 5 || i === 6
                 ? `${times(m / (i === 5 ? oneFirst : oneLater))} the 1-entry row (no target)`
-                : `${times(m / oneLater)} the 1-entry row (reference)`;
+                : i === 7
+                  ? verdict(m / floor <= 4, "<= 4x `node -e 0` (issue 27 item 7)")
+                  : `${times(m / oneLater)} the 1-entry row (reference)`;
       return { name: c.label, samples: spawned.get(c.label)!, ratio: times(m / floor), rss: rssCell(c.label), target, cpu: cpuCell(c.label) };
     }),
     { name: `stepgate, one ${bigSteps}-step stepfile (first launch)`, samples: bigCold, ratio: times(median(bigCold) / floor), rss: rssCell("big"), target: "-", cpu: cpuCell("big") },
   ];
   const inProcess: Array<{ name: string; samples: number[]; target: string }> = [
-    { name: "in-process: load one catalog entry in full, warm (median per entry; median, p90, min over the 28)", samples: warmFull, target: verdict(median(warmFull) <= 2, "median <= 2 ms") },
+    { name: `in-process: load one catalog entry in full, warm (median per entry; median, p90, min over the ${catalog.length})`, samples: warmFull, target: verdict(median(warmFull) <= 2, "median <= 2 ms") },
     { name: "in-process: load one catalog entry from a load cache hit, warm (same)", samples: warmHit, target: "-" },
     { name: `in-process: load the ${bigSteps}-step stepfile`, samples: bigLoads, target: verdict(median(bigLoads) < 1000, "< 1 s") },
     { name: "in-process: of which parsing its YAML", samples: bigParses, target: "-" },
@@ -216,7 +222,7 @@ try {
 
   console.log("## Cold start to the first tools/list\n");
   console.log(
-    `Method: spawn \`node bin/stepgate.js --ledger-dir <tmp> <stepfiles>\` (the built CLI), connect an MCP client over stdio (initialize handshake) and time until the tools/list answer. ${runs} rounds after ${warmups} warm-up rounds; in each round \`node -e 0\` and every spawned row run once, in turn, so drift on a shared machine hits all rows alike. "First launch after a build" gives the server an empty load cache folder (\`XDG_CACHE_HOME\`), as on the first launch of a new build: catalog entries are then read from the entries the build shipped (dist/loads/), a user's own stepfiles are parsed and checked in full. "Later launches" share one cache folder that earlier rounds filled. The copies are the 28 catalog entries with \`-copy\` added to their ids, so no shipped entry matches them. Server CPU is the server's user + system time (Linux /proc, 10 ms ticks) when its tools/list answer arrived: on a busy machine it moves far less than wall time. Peak RSS is the server's VmHWM (Linux /proc) read after its tools/list answer and one ping, which the MCP SDK server answers (the first answers are written before the SDK loads). The in-process rows load in the bench's own process, its loader warm: each catalog entry ${loadsPerEntry} times, in full or from a load cache hit (kept in memory in the disk cache's own format), the row giving the median, p90 and minimum over the entries of each entry's median.\n`,
+    `Method: spawn \`node bin/stepgate.js --ledger-dir <tmp> <stepfiles>\` (the built CLI), connect an MCP client over stdio (initialize handshake) and time until the tools/list answer. ${runs} rounds after ${warmups} warm-up rounds; in each round \`node -e 0\` and every spawned row run once, in turn, so drift on a shared machine hits all rows alike. "First launch after a build" gives the server an empty load cache folder (\`XDG_CACHE_HOME\`), as on the first launch of a new build: catalog entries are then read from the entries the build shipped (dist/loads/), a user's own stepfiles are parsed and checked in full. "Later launches" share one cache folder that earlier rounds filled. The copies are the ${copies.length} catalog entries with \`-copy\` added to their ids, so no shipped entry matches them. Server CPU is the server's user + system time (Linux /proc, 10 ms ticks) when its tools/list answer arrived: on a busy machine it moves far less than wall time. Peak RSS is the server's VmHWM (Linux /proc) read after its tools/list answer and one ping, which the MCP SDK server answers (the first answers are written before the SDK loads). The in-process rows load in the bench's own process, its loader warm: each catalog entry ${loadsPerEntry} times, in full or from a load cache hit (kept in memory in the disk cache's own format), the row giving the median, p90 and minimum over the entries of each entry's median.\n`,
   );
   console.log(machineLine() + "\n");
   console.log("| configuration | median ms | p90 ms | min ms | ratio to floor | server CPU ms (median) | peak RSS MB | target |");
@@ -224,7 +230,7 @@ try {
   for (const row of rows) console.log(`| ${row.name} | ${ms(median(row.samples))} | ${ms(percentile(row.samples, 90))} | ${ms(Math.min(...row.samples))} | ${row.ratio} | ${row.cpu} | ${row.rss} | ${row.target} |`);
   for (const row of inProcess) console.log(`| ${row.name} | ${ms(median(row.samples))} | ${ms(percentile(row.samples, 90))} | ${ms(Math.min(...row.samples))} | - | - | - | ${row.target} |`);
   console.log(
-    `\nInterpretation: one catalog entry reaches tools/list in ${ms(oneFirst)} ms on a first launch and ${ms(oneLater)} ms later, ${times(oneFirst / floor)} and ${times(oneLater / floor)} the ${ms(floor)} ms it takes to start a Node process at all; the rest is reading and compiling the serve chunk of the bundle, loading the entry and the initialize/tools/list exchange, answered before the MCP SDK loads (src/stdio/early.ts). The whole catalog takes ${ms(allFirst)} ms on a first launch after a build and ${ms(allLater)} ms later (${times(allFirst / oneFirst)} and ${times(allLater / oneLater)} the 1-entry rows): each entry is a load cache hit, so it is only compiled, its schemas on first use. Parsing and checking every entry (--no-cache) takes ${ms(allFull)} ms, ${ms((allFull - oneLater) / 27)} ms per extra entry. The same 28 stepfiles as a user's own take ${ms(copiesFirst)} ms on their first launch, when each is loaded in full and kept, and ${ms(copiesLater)} ms on later launches. Warm, a catalog entry loads in full in ${ms(median(warmFull))} ms at the median over the catalog, and from a cache hit in ${ms(median(warmHit))} ms. The ${bigSteps}-step stepfile loads in ${ms(median(bigLoads))} ms in a warm process (${Math.round((100 * median(bigParses)) / median(bigLoads))}% of it reading its YAML) and reaches tools/list cold in ${ms(median(bigCold))} ms.`,
+    `\nInterpretation: one catalog entry reaches tools/list in ${ms(oneFirst)} ms on a first launch and ${ms(oneLater)} ms later, ${times(oneFirst / floor)} and ${times(oneLater / floor)} the ${ms(floor)} ms it takes to start a Node process at all; the rest is reading and compiling the serve chunk of the bundle, loading the entry and the initialize/tools/list exchange, answered before the MCP SDK loads (src/stdio/early.ts). The whole catalog takes ${ms(allFirst)} ms on a first launch after a build and ${ms(allLater)} ms later (${times(allFirst / oneFirst)} and ${times(allLater / oneLater)} the 1-entry rows): each entry is a load cache hit, so it is only compiled, its schemas on first use. Parsing and checking every entry (--no-cache) takes ${ms(allFull)} ms, ${ms((allFull - oneLater) / (catalog.length - 1))} ms per extra entry. The same ${copies.length} stepfiles as a user's own take ${ms(copiesFirst)} ms on their first launch, when each is loaded in full and kept, and ${ms(copiesLater)} ms on later launches; ${USER_FILES} of them (issue 27 item 7's case) ${ms(at(7))} ms, ${times(at(7) / floor)} \`node -e 0\`. Warm, a catalog entry loads in full in ${ms(median(warmFull))} ms at the median over the catalog, and from a cache hit in ${ms(median(warmHit))} ms. The ${bigSteps}-step stepfile loads in ${ms(median(bigLoads))} ms in a warm process (${Math.round((100 * median(bigParses)) / median(bigLoads))}% of it reading its YAML) and reaches tools/list cold in ${ms(median(bigCold))} ms.`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });
