@@ -14,7 +14,6 @@
 // cannot collide across stepfiles) that skips the meta-schema check it has
 // just passed; one that fails it is compiled by a full instance of its own,
 // which throws exactly what it always threw.
-import { createHash } from "node:crypto";
 import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
 import { checkRegex } from "../expr/regex.js";
 import { createAjv, KNOWN_FORMATS } from "./ajv.js";
@@ -71,7 +70,12 @@ function re2Compiles(pattern: string): boolean {
 }
 
 let shared: Ajv2020 | undefined;
-/** Validators of plain schemas by content hash, shared by every stepfile in the process. */
+/**
+ * Validators of plain schemas by their JSON text, shared by every stepfile in
+ * the process. The text itself is the key: a Map hashes a string once, and a
+ * SHA-256 of it (with a crypto object per schema) cost more than that on a
+ * first launch, where every schema is new.
+ */
 const plain = new Map<string, ValidateFunction>();
 
 /**
@@ -86,7 +90,7 @@ export function authorSchemaCompiler(options: { checked?: boolean } = {}): (sche
       own ??= createAjv({ validateSchema: false });
       return own.compile(schema);
     }
-    const key = createHash("sha256").update(JSON.stringify(schema)).digest("base64");
+    const key = JSON.stringify(schema);
     const known = plain.get(key);
     if (known) return known;
     // What `validateSchema(schema, true)` throws; a plain schema has no $schema, so the default meta-schema applies.
