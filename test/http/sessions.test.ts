@@ -3,7 +3,7 @@
 // one), and that reaped sessions release everything they held.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 import { startHttpServer } from "../../src/http/server.js";
 import { SessionStore } from "../../src/http/sessions.js";
 import { newSession } from "../../src/session.js";
@@ -16,15 +16,17 @@ import { budget, REPLY_MS } from "../support/budget.js";
 const IDLE_MS = 3_000;
 
 const run = promisify(execFile);
-const harnesses: Harness[] = [];
-async function harness(idleMs?: number): Promise<Harness> {
+/**
+ * A harness closed when the test that made it finishes. The idle-reaping
+ * tests run concurrently (each waits out real idle timers, about 40 s one
+ * after another), so no hook may close another test's harness: each test
+ * passes its own context.
+ */
+async function harness(context: TestContext, idleMs?: number): Promise<Harness> {
   const h = await startHarness(idleMs === undefined ? {} : { idleMs });
-  harnesses.push(h);
+  context.onTestFinished(() => h.server.close());
   return h;
 }
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.server.close()));
-});
 
 /** Reaping runs on a timer of IDLE_MS; give it that plus a reply's time to show. */
 async function until(condition: () => boolean, timeoutMs = IDLE_MS + REPLY_MS): Promise<void> {
@@ -41,8 +43,8 @@ async function openRaw(port: number): Promise<string> {
 }
 
 describe("session ids", () => {
-  it("answers an unknown session id with 404 and a JSON-RPC error", async () => {
-    const h = await harness();
+  it("answers an unknown session id with 404 and a JSON-RPC error", async (context) => {
+    const h = await harness(context);
     for (const method of ["POST", "GET", "DELETE"]) {
       const response = await rawRequest({
         port: h.server.port,
@@ -55,8 +57,8 @@ describe("session ids", () => {
     }
   });
 
-  it("answers a non-initialize 2025 request without a session id with 400", async () => {
-    const h = await harness();
+  it("answers a non-initialize 2025 request without a session id with 400", async (context) => {
+    const h = await harness(context);
     const response = await rawRequest({
       port: h.server.port,
       headers: MCP_HEADERS,
@@ -92,23 +94,23 @@ describe("session ids", () => {
     }
   });
 
-  it("answers paths other than /mcp with a JSON-RPC 404", async () => {
-    const h = await harness();
+  it("answers paths other than /mcp with a JSON-RPC 404", async (context) => {
+    const h = await harness(context);
     const response = await rawRequest({ port: h.server.port, path: "/", method: "GET" });
     expect(response.status).toBe(404);
     expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: "2.0", id: null });
   });
 
-  it("answers other methods with 405", async () => {
-    const h = await harness();
+  it("answers other methods with 405", async (context) => {
+    const h = await harness(context);
     const response = await rawRequest({ port: h.server.port, method: "PUT", headers: MCP_HEADERS, body: "{}" });
     expect(response.status).toBe(405);
   });
 });
 
 describe("GET event stream", () => {
-  it("opens an SSE stream for a live session", async () => {
-    const h = await harness();
+  it("opens an SSE stream for a live session", async (context) => {
+    const h = await harness(context);
     const id = await openRaw(h.server.port);
     const controller = new AbortController();
     const response = await fetch(h.server.url, {
@@ -121,9 +123,44 @@ describe("GET event stream", () => {
   });
 });
 
-describe("idle reaping", () => {
-  it("closes a 2025 session idle for idleMs and calls endSession", async () => {
-    const h = await harness(IDLE_MS);
+/** A child process under tsx that opens 220 sessions and waits for them to idle out twice: minutes on a loaded machine. */
+const LEAK_CHECK_MS = 5 * 60_000;
+
+describe.concurrent("idle reaping", () => {
+  // Vitest runs at most 5 of these at once (maxConcurrency): the longest start first.
+  it("reaped sessions release their memory: 200 sessions idle out, store empty, every server collected, heap near baseline", async ({ expect }) => {
+    const { stdout } = await run(
+      process.execPath,
+      ["--expose-gc", "--import", "tsx", "test/http/fixtures/leak-check.ts", "200"],
+      { timeout: LEAK_CHECK_MS },
+    );
+    const result = JSON.parse(stdout.trim().split("\n").at(-1) as string) as Record<string, number>;
+    expect(result["opened"]).toBe(200);
+    expect(result["storeSize"]).toBe(0);
+    expect(result["counters"]).toBe(0);
+    expect(result["serversAlive"]).toBe(0);
+    expect(result["ended"]).toBe(220);
+    // 200 live sessions cost a few MiB; what stays after reaping is the
+    // test's own bookkeeping (session lists, log lines), well under that.
+    expect((result["afterMiB"] as number) - (result["baselineMiB"] as number)).toBeLessThan(4);
+  }, LEAK_CHECK_MS + budget({ replies: 1 }));
+
+  it.for([["legacy"], ["modern"]] as const)("never reaps a %s session while a call is still being answered", async ([era], context) => {
+    const { expect } = context;
+    const h = await harness(context, IDLE_MS);
+    const client = await connectClient(h.server.url, era);
+    // The call outlasts the idle limit twice over.
+    const result = await client.callTool({ name: "sleep", arguments: { ms: 2 * IDLE_MS } });
+    expect(result.content).toEqual([{ type: "text", text: `slept ${2 * IDLE_MS}` }]);
+    expect(h.factory.ended).toHaveLength(0);
+    // Once answered, the session idles out as usual.
+    await until(() => h.factory.ended.length === 1);
+    await client.close();
+  });
+
+  it("closes a 2025 session idle for idleMs and calls endSession", async (context) => {
+    const { expect } = context;
+    const h = await harness(context, IDLE_MS);
     const client = await connectClient(h.server.url, "legacy");
     const id = httpTransportOf(client).sessionId as string;
     await client.callTool({ name: "counter", arguments: {} });
@@ -142,8 +179,9 @@ describe("idle reaping", () => {
     await client.close();
   });
 
-  it("reaps a session whose only activity is an open GET stream, ending the stream", async () => {
-    const h = await harness(IDLE_MS);
+  it("reaps a session whose only activity is an open GET stream, ending the stream", async (context) => {
+    const { expect } = context;
+    const h = await harness(context, IDLE_MS);
     const id = await openRaw(h.server.port);
     const response = await fetch(h.server.url, {
       headers: { accept: "text/event-stream", "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" },
@@ -154,8 +192,9 @@ describe("idle reaping", () => {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
   });
 
-  it("keeps a session that stays active", async () => {
-    const h = await harness(IDLE_MS);
+  it("keeps a session that stays active", async (context) => {
+    const { expect } = context;
+    const h = await harness(context, IDLE_MS);
     const client = await connectClient(h.server.url, "legacy");
     // Twice the idle limit in all, a third of it between calls.
     for (let i = 0; i < 6; i++) {
@@ -166,20 +205,9 @@ describe("idle reaping", () => {
     await client.close();
   });
 
-  it.each([["legacy"], ["modern"]] as const)("never reaps a %s session while a call is still being answered", async (era) => {
-    const h = await harness(IDLE_MS);
-    const client = await connectClient(h.server.url, era);
-    // The call outlasts the idle limit twice over.
-    const result = await client.callTool({ name: "sleep", arguments: { ms: 2 * IDLE_MS } });
-    expect(result.content).toEqual([{ type: "text", text: `slept ${2 * IDLE_MS}` }]);
-    expect(h.factory.ended).toHaveLength(0);
-    // Once answered, the session idles out as usual.
-    await until(() => h.factory.ended.length === 1);
-    await client.close();
-  });
-
-  it("ends the shared 2026 session after idleMs without 2026 traffic, and opens a fresh one", async () => {
-    const h = await harness(IDLE_MS);
+  it("ends the shared 2026 session after idleMs without 2026 traffic, and opens a fresh one", async (context) => {
+    const { expect } = context;
+    const h = await harness(context, IDLE_MS);
     const client = await connectClient(h.server.url, "modern");
     await client.callTool({ name: "counter", arguments: {} });
     const shared = h.factory.created.at(-1)?.id as string;
@@ -190,7 +218,7 @@ describe("idle reaping", () => {
     await client.close();
   });
 
-  it("store: sweep ends only sessions idle for idleMs", async () => {
+  it("store: sweep ends only sessions idle for idleMs", async ({ expect }) => {
     let now = 0;
     const closed: string[] = [];
     const store = new SessionStore({ idleMs: 100, now: () => now });
@@ -221,26 +249,4 @@ describe("idle reaping", () => {
     await until(() => closed.includes("late"));
     expect(store.size).toBe(0);
   });
-});
-
-/** A child process under tsx that opens 220 sessions and waits for them to idle out twice: minutes on a loaded machine. */
-const LEAK_CHECK_MS = 5 * 60_000;
-
-describe("reaped sessions release their memory", () => {
-  it("200 sessions idle out: store empty, every server collected, heap near baseline", async () => {
-    const { stdout } = await run(
-      process.execPath,
-      ["--expose-gc", "--import", "tsx", "test/http/fixtures/leak-check.ts", "200"],
-      { timeout: LEAK_CHECK_MS },
-    );
-    const result = JSON.parse(stdout.trim().split("\n").at(-1) as string) as Record<string, number>;
-    expect(result["opened"]).toBe(200);
-    expect(result["storeSize"]).toBe(0);
-    expect(result["counters"]).toBe(0);
-    expect(result["serversAlive"]).toBe(0);
-    expect(result["ended"]).toBe(220);
-    // 200 live sessions cost a few MiB; what stays after reaping is the
-    // test's own bookkeeping (session lists, log lines), well under that.
-    expect((result["afterMiB"] as number) - (result["baselineMiB"] as number)).toBeLessThan(4);
-  }, LEAK_CHECK_MS + budget({ replies: 1 }));
 });
