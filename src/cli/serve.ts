@@ -39,9 +39,10 @@ export async function run(options: Options): Promise<number> {
   // Where load warnings go to standard error (over stdio without --ledger-dir it carries only ledger lines).
   if (wanted && (options.ledgerDir !== undefined || options.http !== undefined)) for (const problem of wanted.problems) err(`stepgate: warning: ${problem}`);
   // Over stdio, the client's first messages are read from the start and
-  // answered before the MCP SDK loads (src/stdio/early.ts); not with
-  // telemetry on, where every request must reach a server to get its span.
-  const early = options.http === undefined && !wanted ? readEarly(process.stdin, process.stdout) : undefined;
+  // answered before the MCP SDK loads (src/stdio/early.ts), a server/discover
+  // at once and the rest once the stepfiles are loaded; not with telemetry
+  // on, where every request must reach a server to get its span.
+  const early = options.http === undefined && !wanted ? readEarly(process.stdin, process.stdout, discoverResultJson(packageVersion())) : undefined;
   // OpenTelemetry loads only when the operator's environment asks for it.
   const telemetry = wanted && (await import("../telemetry/start.js")).startTelemetry({ wanted, version: packageVersion(), transport: options.http === undefined ? "pipe" : "tcp" });
   let sent = true;
@@ -257,7 +258,6 @@ async function answerEarly(early: ReturnType<typeof readEarly>, stepfiles: Serve
   let listedVersion: number | undefined;
   const handover = await early.answer({
     initializeResult: (protocolVersion) => initializeResultJson(protocolVersion, packageVersion()),
-    discoverResult: () => discoverResultJson(packageVersion()),
     toolsListResult: () => {
       listedVersion = stepfiles.version;
       return toolsListResultJson(stepfiles);

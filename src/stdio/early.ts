@@ -3,10 +3,23 @@
 // Why by hand: a client starting Stepgate waits for initialize and
 // tools/list before anything else, and importing the SDK (with zod, whose
 // schemas are built at import) is most of a cold start's CPU; Node 20 has
-// no code cache for ES modules to make that cheaper. Both answers are
-// fixed bytes once the stepfiles are loaded, so this reads stdin from the
-// start, answers them, and hands the session to the SDK server as if it
-// had read every byte itself.
+// no code cache for ES modules to make that cheaper. The answers are
+// fixed bytes, so this reads stdin from the start, answers them, and hands
+// the session to the SDK server as if it had read every byte itself.
+//
+// When: a 2026-07-28 `server/discover` as the first line is answered as soon
+// as it is read, before and whatever the stepfile load does, as its answer
+// does not depend on the stepfiles (readEarly is given it at start). Why: the
+// SDK's client sends it to a disposable process of its own, which it stops
+// (stdin end, SIGTERM) before it even spawns the session's, so waiting for
+// the load there cost a whole load before the session could start. A refused
+// stepfile still ends the process with exit 1 and its error on stderr; a
+// client that has the discover answer then sees the pipe close. Everything
+// else waits for answer(), which the server calls once every stepfile is
+// loaded: initialize too, though it does not depend on them either, so a
+// 2025 client whose stepfile is refused is never told the server started.
+// SIGTERM is not handled in stdio mode, so a stopped probe process ends at
+// once, mid-load, having written only the discover answer.
 //
 // The contract: a line is answered here only if the SDK would answer it
 // with exactly the bytes written here: the first message an `initialize`
@@ -18,19 +31,20 @@
 // carrying exactly the envelope the SDK accepts (the revision has no
 // initialize and no notification before a request; the SDK's client probes
 // with server/discover on a process of its own, then opens the session's
-// pipe with tools/list). Anything else
-// (another method, a batch, a line that does not parse, unusual params)
-// ends the early phase: that line and every later one go to the SDK
-// unchanged and in order, and the SDK's serveStdio picks the era from them
-// (src/stdio/serve.ts). At the handover the SDK transport
-// reads the initialize (or server/discover) request and the notifications
-// again (its answer to it is dropped: the client has it), so the SDK server
-// holds the client's capabilities (elicitation, ...) exactly as if it had
-// served the session from the start; a 2025 session's tools/list lines
-// answered here are not replayed. A 2026-07-28 tools/list is: it is what
-// pins the revision in serveStdio (a 2025 initialize after it is then
-// refused, as the SDK refuses it), and the SDK's answer to it is dropped.
-// test/cli/stdio-early.test.ts holds these bytes to the SDK's.
+// pipe with tools/list; a client probing in place sends both on one pipe,
+// and its tools/list is answered once the stepfiles are loaded). Anything
+// else (another method, a batch, a line that does not parse, unusual params)
+// ends the early phase once the stepfiles are loaded: that line and every
+// later one go to the SDK unchanged and in order, and the SDK's serveStdio
+// picks the era from them (src/stdio/serve.ts). At the handover the SDK
+// transport reads the initialize (or server/discover) request and the
+// notifications again (its answer to it is dropped: the client has it), so
+// the SDK server holds the client's capabilities (elicitation, ...) exactly
+// as if it had served the session from the start; a 2025 session's
+// tools/list lines answered here are not replayed. A 2026-07-28 tools/list
+// is: it is what pins the revision in serveStdio (a 2025 initialize after it
+// is then refused, as the SDK refuses it), and the SDK's answer to it is
+// dropped. test/cli/stdio-early.test.ts holds these bytes to the SDK's.
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import { hasOnlyKeys, isEmptyParams, isObject, isRequest, parseJsonObject, plainToolsListId, type JsonRpcId } from "../jsonrpc/shapes.js";
 
@@ -42,8 +56,6 @@ export interface EarlyAnswers {
   initializeResult(protocolVersion: string): string;
   /** The tools/list result as JSON. */
   toolsListResult(): string;
-  /** The server/discover result (2026-07-28) as JSON. */
-  discoverResult(): string;
   /** The tools/list result as JSON as the SDK sends it on 2026-07-28: toolsListResult's with the revision's result fields. */
   modernToolsListResult(): string;
 }
@@ -61,7 +73,7 @@ export interface Handover {
 }
 
 export interface EarlyReader {
-  /** Answer what can be answered until anything else arrives, or stdin ends, or both answers are written; then hand over. */
+  /** The stepfiles are loaded: answer what can be answered until anything else arrives, or stdin ends, or both answers are written; then hand over. */
   answer(answers: EarlyAnswers): Promise<Handover>;
   /** Stop reading stdin, unless it was handed over: the server did not start. */
   stop(): void;
@@ -70,8 +82,12 @@ export interface EarlyReader {
 const NEWLINE = 0x0a;
 const NOTIFICATION_KEYS = new Set(["jsonrpc", "method", "params"]);
 
-/** Starts reading `stdin` now, keeping every byte until answer() is called. */
-export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
+/**
+ * Starts reading `stdin` now, answering a first server/discover at once
+ * with `discoverResult` (the 2026-07-28 result as JSON) and keeping every
+ * other byte until answer() is called.
+ */
+export function readEarly(stdin: Readable, stdout: Writable, discoverResult: string): EarlyReader {
   let pending: Buffer = Buffer.alloc(0);
   /** Lines the SDK reads first, at the handover. */
   const replay: Buffer[] = [];
@@ -85,11 +101,11 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
 
   const onData = (chunk: Buffer) => {
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-    if (answers) advance();
+    advance();
   };
   const onEnd = () => {
     ended = true;
-    if (answers) advance();
+    advance();
   };
   stdin.on("data", onData);
   stdin.once("end", onEnd);
@@ -103,17 +119,28 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
   };
 
   /**
-   * Answers complete lines while they are early ones. Hands over at the first
-   * that is not, once tools/list is answered (in either era), or at the end of stdin;
-   * otherwise waits for the next chunk (a client waits for the initialize
-   * answer before it sends more).
+   * Answers complete lines while they are early ones: before the stepfiles
+   * are loaded, only a first server/discover. Hands over at the first that
+   * is not, once tools/list is answered (in either era), or at the end of
+   * stdin; otherwise waits for the next chunk (a client waits for the
+   * initialize answer before it sends more) or for answer().
    */
   function advance() {
-    if (!handOver || !answers) return;
+    if (handedOver) return;
     for (let newline = pending.indexOf(NEWLINE); newline >= 0; newline = pending.indexOf(NEWLINE)) {
       const line = pending.subarray(0, newline + 1);
       const message = parseJsonObject(line.toString("utf8"));
-      if (message && initializeId === undefined && isPlainModern(message, "tools/list")) {
+      if (replay.length === 0 && message && isPlainModern(message, "server/discover")) {
+        discoverId = message.id as JsonRpcId;
+        write(discoverId, discoverResult);
+        replay.push(line);
+        pending = pending.subarray(newline + 1);
+        // Its tools/list may follow on this pipe (or the client was probing, and closes it).
+        continue;
+      }
+      // The rest waits for the stepfiles (pending keeps it).
+      if (!handOver || !answers) return;
+      if (initializeId === undefined && message && isPlainModern(message, "tools/list")) {
         // A 2026-07-28 opening's tools/list, first or after server/discover: replayed, as it pins the revision.
         modernToolsListId = message.id as JsonRpcId;
         write(modernToolsListId, answers.modernToolsListResult());
@@ -124,14 +151,6 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
       } else if (discoverId !== undefined) {
         return finish();
       } else if (initializeId === undefined) {
-        if (message && isPlainModern(message, "server/discover")) {
-          discoverId = message.id as JsonRpcId;
-          write(discoverId, answers.discoverResult());
-          replay.push(line);
-          pending = pending.subarray(newline + 1);
-          // Its tools/list may follow on this pipe (or the client was probing, and closes it).
-          continue;
-        }
         const version = message && initializeVersion(message);
         if (version === undefined) return finish();
         initializeId = message!.id as JsonRpcId;
@@ -149,7 +168,7 @@ export function readEarly(stdin: Readable, stdout: Writable): EarlyReader {
       }
       pending = pending.subarray(newline + 1);
     }
-    if (ended) finish();
+    if (ended && handOver) finish();
   }
 
   function finish() {

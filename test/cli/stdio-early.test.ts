@@ -113,6 +113,14 @@ describe("stdio answers before the SDK loads", () => {
     expect((result.tools as Array<{ name: string }>).map((t) => t.name)).toContain("greet");
   });
 
+  it("writes the SDK's server/discover bytes to a lone server/discover (the SDK client's probe process), answered before the stepfiles load, and exits 0 when stdin ends", { timeout: budget({ starts: 2, replies: 3 }) }, async () => {
+    const [early, sdk] = await Promise.all([session(line(modern(1, "server/discover")), 1), session(line(modern(0, "resources/list")) + line(modern(1, "server/discover")), 2)]);
+    expect(early.lines).toEqual(sdk.lines.slice(1));
+    expect(early.code).toBe(0);
+    const result = JSON.parse(early.lines[0]!).result as Record<string, unknown>;
+    expect(Object.keys(result)).toEqual(["supportedVersions", "capabilities", "instructions", "resultType", "ttlMs", "cacheScope", "_meta"]);
+  });
+
   it("writes the SDK's server/discover and tools/list bytes when both come on one pipe, and the SDK answers neither again", { timeout: budget({ starts: 2, replies: 5 }) }, async () => {
     const exchange = line(modern(1, "server/discover")) + line(modern(2, "tools/list"));
     const [early, sdk] = await Promise.all([session(exchange, 2), session(line(modern(0, "resources/list")) + exchange, 3)]);

@@ -8,10 +8,10 @@ import { readEarly, type EarlyAnswers } from "../../src/stdio/early.js";
 
 const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "early", version: "0" } };
 const modern = (id: number, method: string, params: Record<string, unknown> = {}) => `${JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope } })}\n`;
+const DISCOVER = '{"discover":true}';
 const answers: EarlyAnswers = {
   initializeResult: () => '{"initialize":true}',
   toolsListResult: () => '{"tools":[]}',
-  discoverResult: () => '{"discover":true}',
   modernToolsListResult: () => '{"tools":[],"resultType":"complete"}',
 };
 
@@ -19,7 +19,7 @@ const answers: EarlyAnswers = {
 async function early(input: string) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
-  const reader = readEarly(stdin, stdout);
+  const reader = readEarly(stdin, stdout, DISCOVER);
   stdin.write(input);
   const handover = await reader.answer(answers);
   const written = String(stdout.read() ?? "");
@@ -66,5 +66,47 @@ describe("the early reader on a 2026-07-28 opening", () => {
     expect(written).toBe('{"result":{"discover":true},"jsonrpc":"2.0","id":1}\n');
     expect(ids).toEqual({ answeredDiscover: 1 });
     expect(replayed).toBe(modern(1, "server/discover") + modern(2, "resources/list") + modern(3, "tools/list"));
+  });
+
+  it("answers a first server/discover before the stepfiles are loaded, and nothing else until then", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const reader = readEarly(stdin, stdout, DISCOVER);
+    stdin.write(modern(1, "server/discover") + modern(2, "tools/list"));
+    await new Promise((resolve) => setImmediate(resolve));
+    // answer() not called yet: the stepfiles are still loading.
+    expect(String(stdout.read() ?? "")).toBe('{"result":{"discover":true},"jsonrpc":"2.0","id":1}\n');
+    const { input, ...ids } = await reader.answer(answers);
+    expect(String(stdout.read() ?? "")).toBe('{"result":{"tools":[],"resultType":"complete"},"jsonrpc":"2.0","id":2}\n');
+    expect(ids).toEqual({ answeredDiscover: 1, answeredModernToolsList: 2 });
+    expect(await available(input)).toBe(modern(1, "server/discover") + modern(2, "tools/list"));
+  });
+
+  it("before the stepfiles are loaded, answers no initialize, no server/discover that is not the first line, and no discover it cannot vouch for", async () => {
+    const initialize = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "early", version: "0" } } })}\n`;
+    for (const input of [initialize, modern(1, "tools/list") + modern(2, "server/discover"), modern(1, "resources/list") + modern(2, "server/discover"), modern(1, "server/discover").replace("2026-07-28", "2099-01-01"), modern(1, "server/discover", { extra: true })]) {
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      const reader = readEarly(stdin, stdout, DISCOVER);
+      stdin.write(input);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(String(stdout.read() ?? ""), input).toBe("");
+      reader.stop();
+    }
+  });
+
+  it("answers a first server/discover whose stdin then ends, and hands over the line and the end once loaded", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const reader = readEarly(stdin, stdout, DISCOVER);
+    stdin.end(modern(1, "server/discover"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(String(stdout.read() ?? "")).toBe('{"result":{"discover":true},"jsonrpc":"2.0","id":1}\n');
+    const { input, ...ids } = await reader.answer(answers);
+    expect(ids).toEqual({ answeredDiscover: 1 });
+    const read: string[] = [];
+    input.on("data", (chunk) => read.push(String(chunk)));
+    await new Promise((resolve) => input.once("end", resolve));
+    expect(read.join("")).toBe(modern(1, "server/discover"));
   });
 });
