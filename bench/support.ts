@@ -132,11 +132,19 @@ export function benchEnvironment(): Record<string, string> {
 /** `--quick`: every bench once with tiny counts, so the suite can check they still run (no timing is judged). */
 export const quick = process.argv.includes("--quick");
 
-/** Spawn `node <args>` and time spawn to exit in ms; a non-zero exit is an error, so a broken mode cannot look fast. */
+/**
+ * Spawn `node <args>` and time spawn to exit in ms; a non-zero exit is an
+ * error, so a broken mode cannot look fast. The environment is the one every
+ * server of the benches gets (benchEnvironment), so a floor is a floor of
+ * the same thing: the shell's own can make Node slower to start (with
+ * NODE_EXTRA_CA_CERTS naming the system bundle, Node 20 read it at start,
+ * and `node -e 0` took 80 ms against 30 without), and a floor spawned with
+ * it beside servers spawned without flattered every ratio to it.
+ */
 export function timedNode(args: readonly string[], cwd?: string): Promise<number> {
   return new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], ...(cwd ? { cwd } : {}) });
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], env: benchEnvironment(), ...(cwd ? { cwd } : {}) });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += String(d)));
     child.on("error", fail);
@@ -156,7 +164,7 @@ export async function peakRssMb(args: readonly string[]): Promise<number> {
   const file = join(dir, "rss");
   try {
     await new Promise<void>((done, fail) => {
-      const child = spawn(process.execPath, ["--import", probe, ...args], { stdio: "ignore", env: { ...process.env, STEPGATE_BENCH_RSS_FILE: file } });
+      const child = spawn(process.execPath, ["--import", probe, ...args], { stdio: "ignore", env: { ...benchEnvironment(), STEPGATE_BENCH_RSS_FILE: file } });
       child.on("error", fail);
       child.on("close", () => done());
     });
