@@ -1,14 +1,12 @@
 // Authors' JSON Schemas (inputs, produces, $defs, schema gates) are checked
 // with ajv's 2020-12 dialect. One factory so loader and engine agree on
 // options.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import type addFormatsModule from "ajv-formats";
 import { formatNames } from "ajv-formats/dist/formats.js";
 import { re2AjvRegExp } from "../expr/regex.js";
 import { errorDetail } from "./error-detail.js";
-
-// ajv-formats ships CommonJS whose default export TypeScript sees as a namespace.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 export type Validator = ValidateFunction;
 
@@ -21,6 +19,7 @@ export const KNOWN_FORMATS: ReadonlySet<string> = new Set(formatNames);
  * patterns mean the same under both): compiling the first RE2 pattern in a process costs tens of ms of CPU.
  */
 export function createAjv(options: { strict?: boolean; validateSchema?: boolean; standaloneCode?: boolean; nativePatterns?: boolean } = {}): Ajv2020 {
+  const { Ajv2020, addFormats } = ajvModules();
   const ajv = new Ajv2020({
     allErrors: true,
     strict: options.strict ?? false,
@@ -31,6 +30,29 @@ export function createAjv(options: { strict?: boolean; validateSchema?: boolean;
   });
   addFormats(ajv);
   return ajv;
+}
+
+let loaded: { Ajv2020: typeof Ajv2020; addFormats: (ajv: Ajv2020) => Ajv2020 } | undefined;
+
+/**
+ * Ajv and ajv-formats, evaluated on the first createAjv() rather than at
+ * import. Why: evaluating them was about 30 ms of every start (a fifth of a
+ * launch with one stepfile), and a load makes no Ajv instance unless a
+ * schema is not plain (author-schemas.ts): no catalog entry has one, so a
+ * server usually makes its first instance after its first tools/list
+ * answer. Both are CommonJS; in the bundle esbuild turns these `require`
+ * calls into its lazy wrappers of the bundled copies (a free `require` is
+ * what it rewrites), run from src/ Vitest gives modules a `require` and tsx
+ * does not, hence the fallback.
+ */
+function ajvModules(): NonNullable<typeof loaded> {
+  if (loaded) return loaded;
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, see above */
+  const ajv = (typeof require === "function" ? require("ajv/dist/2020.js") : createRequire(import.meta.url)("ajv/dist/2020.js")) as { Ajv2020: typeof Ajv2020 };
+  // ajv-formats' CommonJS export is the function itself (TypeScript sees its default as a namespace).
+  const formats = (typeof require === "function" ? require("ajv-formats") : createRequire(import.meta.url)("ajv-formats")) as { default: typeof addFormatsModule };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return (loaded = { Ajv2020: ajv.Ajv2020, addFormats: formats.default as unknown as (ajv: Ajv2020) => Ajv2020 });
 }
 
 /**

@@ -96,7 +96,8 @@ function compileStep(
 ): CompiledStep | undefined {
   const produces = schema(step.produces, [...at, "produces"]);
   const shownSchema = withoutDerived(step.produces, Object.keys(step.derive ?? {}));
-  const shown = schema(shownSchema, [...at, "produces"]);
+  // With nothing derived it is `produces` itself: one check and one validator (a plain schema's validator is shared by its JSON text anyway).
+  const shown = shownSchema === step.produces ? produces : schema(shownSchema, [...at, "produces"]);
   const gates = (step.gates ?? []).map((gate, gi) => compileGateDef(gate, [...at, "gates", gi], schema, issues, checked));
   const lets = Object.entries(step.let ?? {}).map(([name, e]) => [name, expr(e, [...at, "let", name])] as const);
   const derive = Object.entries(step.derive ?? {}).map(([name, e]) => [name, expr(e, [...at, "derive", name])] as const);
