@@ -2,18 +2,8 @@
 // document: a look at its text for a top-level `arazzo` key, with nothing
 // imported, so serving stepfiles does not load the converter (or its ajv
 // schemas) unless an argument needs it. document.ts then decides for sure.
-import { readBounded } from "../format/read-bounded.js";
 
 /** Top-level `arazzo:` in YAML (at the start of a line), or `"arazzo":` in a JSON text. */
 export function mayBeArazzo(text: string): boolean {
   return /(^|\n)["']?arazzo["']?\s*:/.test(text) || (/^\s*\{/.test(text) && /"arazzo"\s*:/.test(text));
-}
-
-export async function mayBeArazzoFile(path: string, maxBytes: number): Promise<boolean> {
-  try {
-    const read = await readBounded(path, maxBytes);
-    return !("tooLarge" in read) && mayBeArazzo(read.text);
-  } catch {
-    return false; // the stepfile loader reports an unreadable file in its own words
-  }
 }

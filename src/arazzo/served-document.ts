@@ -3,8 +3,6 @@
 // would be (the same YAML text through the same loader), so serving the
 // document and serving the files --from-arazzo writes cannot differ.
 import { StepfileInvalid, StepfileUnreadable, type Issue } from "../errors.js";
-import { readBounded } from "../format/read-bounded.js";
-import { DEFAULT_MAX_STEPFILE_BYTES } from "../limits.js";
 import { loadStepfileText, type LoadCache, type LoadedStepfile } from "../loader/load.js";
 import { arazzoUnconvertible } from "../loader/rules/arazzo-unconvertible.js";
 import { convertDocument, type Conversion } from "./convert.js";
@@ -25,17 +23,6 @@ export interface ServedWorkflow {
 export interface DocumentLoad {
   conversion: Conversion;
   workflows: ServedWorkflow[];
-}
-
-/** The text of a path when it is an Arazzo document (its top-level `arazzo` field), else undefined. */
-export async function arazzoText(path: string, maxBytes = DEFAULT_MAX_STEPFILE_BYTES): Promise<string | undefined> {
-  let read;
-  try {
-    read = await readBounded(path, maxBytes);
-  } catch {
-    return undefined; // the stepfile loader reports an unreadable file in its own words
-  }
-  return "tooLarge" in read || !isArazzoDocument(read.text, path) ? undefined : read.text;
 }
 
 /** Whether a text is an Arazzo document, valid or not (an invalid one's issues are the answer to it); false for anything else, such as a stepfile. */

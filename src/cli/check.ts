@@ -11,10 +11,10 @@
 // run; with --offline, or when it cannot be fetched, a finding says which
 // checks did not run.
 import { StepfileUnreadable, type Issue } from "../errors.js";
-import { fileFindings, type FindingOptions } from "../loader/findings.js";
+import { fetchedFindings, findingsText, type FindingOptions } from "../loader/findings.js";
 import { ignoreProblem } from "../loader/rules/index.js";
 import { capText } from "../quote.js";
-import { mayBeArazzoFile } from "../arazzo/detect.js";
+import { mayBeArazzo } from "../arazzo/detect.js";
 import { isStepfilePath, resolveArgument, UnknownCatalogName } from "./catalog.js";
 import type { FileReport } from "./check-report.js";
 import type { Options } from "./options.js";
@@ -36,7 +36,7 @@ export async function checkMode(options: Options, out: (text: string) => void, e
   for (const arg of options.positionals) {
     try {
       // Each argument is named as given, its quote capped (a 2 MB argument was echoed whole).
-      reports.push({ ...((await checkArazzo(arg, options, findingOptions)) ?? (await checkOne(arg, options.maxStepfileBytes, findingOptions))), file: capText(arg) });
+      reports.push({ ...(await checkOne(arg, options, findingOptions)), file: capText(arg) });
     } catch (error) {
       unexpected ??= { error };
     }
@@ -98,7 +98,8 @@ function resolvedPath(arg: string): string | undefined {
   }
 }
 
-async function checkOne(arg: string, maxBytes: number, findingOptions: FindingOptions): Promise<FileReport> {
+/** One argument's report: a catalog name or a path, read once, which may hold a stepfile or an Arazzo document. */
+async function checkOne(arg: string, options: Options, findingOptions: FindingOptions): Promise<FileReport> {
   let path: string;
   try {
     path = resolveArgument(arg);
@@ -107,7 +108,11 @@ async function checkOne(arg: string, maxBytes: number, findingOptions: FindingOp
     throw error;
   }
   try {
-    const { loaded, errors, warnings } = await fileFindings(path, arg, maxBytes, findingOptions);
+    const text = await findingsText(path, arg, options.maxStepfileBytes);
+    if (typeof text !== "string") return { file: arg, valid: false, errors: text.errors, warnings: [] };
+    const arazzo = isStepfilePath(arg) && mayBeArazzo(text) ? await checkArazzo(arg, text, options, findingOptions) : undefined;
+    if (arazzo) return arazzo;
+    const { loaded, errors, warnings } = await fetchedFindings(text, arg, findingOptions);
     return { file: arg, valid: loaded !== undefined, errors, warnings };
   } catch (error) {
     if (error instanceof StepfileUnreadable) return { file: arg, valid: false, errors: [], warnings: [], unreadable: error.message };
@@ -116,11 +121,9 @@ async function checkOne(arg: string, maxBytes: number, findingOptions: FindingOp
 }
 
 /** An Arazzo document's report (docs/arazzo.md): its refusals and its converted stepfiles' findings; undefined for a stepfile. */
-async function checkArazzo(arg: string, options: Options, findingOptions: FindingOptions): Promise<FileReport | undefined> {
-  if (!isStepfilePath(arg) || !(await mayBeArazzoFile(arg, options.maxStepfileBytes))) return undefined;
-  const { arazzoText, checkArazzoDocument } = await import("../arazzo/served-document.js");
-  const text = await arazzoText(arg, options.maxStepfileBytes);
-  if (text === undefined) return undefined;
+async function checkArazzo(arg: string, text: string, options: Options, findingOptions: FindingOptions): Promise<FileReport | undefined> {
+  const { checkArazzoDocument, isArazzoDocument } = await import("../arazzo/served-document.js");
+  if (!isArazzoDocument(text, arg)) return undefined;
   // Nothing is fetched by --check: a remote source needs its local copy (--source) to be checked.
   const { errors, warnings } = await checkArazzoDocument(arg, text, { localCopies: options.arazzo.sources, servers: options.arazzo.servers });
   // --ignore leaves out the warnings of its rules here as for a stepfile (the converted workflows' findings keep their rule ids).

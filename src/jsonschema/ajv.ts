@@ -25,6 +25,8 @@ export function createAjv(options: { strict?: boolean; validateSchema?: boolean;
     strict: options.strict ?? false,
     validateSchema: options.validateSchema ?? true,
     validateFormats: true,
+    // Nothing printed: an unknown format (ignored, as strict: false has it) is the unknown-format warning, placed in the file (src/loader/rules/unknown-format.ts).
+    logger: false,
     // Authors' patterns run under RE2: linear time, so no output can stall a gate.
     code: { ...(options.nativePatterns ? {} : { regExp: re2AjvRegExp }), ...(options.standaloneCode ? { source: true, esm: true } : {}) },
   });

@@ -36,7 +36,8 @@ const LOCAL_DEF_REF = /^#\/\$defs\/([A-Za-z0-9_-]+)$/;
  * included, then resolves, and with no `$id` anywhere nothing ties the
  * schema to one instance), every `pattern` and `patternProperties` key
  * compiles under RE2 (with the flag ajv uses), and every `format` is one
- * Ajv knows (an unknown one is a warning printed at compile time). It looks
+ * Ajv knows (an unknown one is ignored when compiled, and the unknown-format
+ * warning). It looks
  * at every key, not only keyword positions, so it errs towards compiling at
  * load.
  */

@@ -65,13 +65,17 @@ export async function fetchedFindings(text: string, source: string, options: Fin
 
 /** A file's findings, fetching pinned documents when `options.fetchPinned` is given; a file that cannot be read throws StepfileUnreadable, as loading does. */
 export async function fileFindings(path: string, source: string, maxBytes?: number, options: FindingOptions = {}): Promise<Findings> {
-  let text: string;
+  const read = await findingsText(path, source, maxBytes);
+  return typeof read === "string" ? fetchedFindings(read, source, options) : read;
+}
+
+/** A file's text, read once for every look a check takes at it (`stepgate --check` first asks whether it is an Arazzo document); a file too large is its findings, one that cannot be read throws StepfileUnreadable. */
+export async function findingsText(path: string, source: string, maxBytes?: number): Promise<string | Findings> {
   try {
-    text = await readStepfileText(path, source, maxBytes);
+    return await readStepfileText(path, source, maxBytes);
   } catch (error) {
     return refused(error);
   }
-  return fetchedFindings(text, source, options);
 }
 
 type Fetched = { document: Record<string, unknown> } | { reason: string };

@@ -58,6 +58,7 @@ import { syntax } from "./syntax.js";
 import { toolKindRule } from "./tool-kind.js";
 import { undeclaredPath } from "./undeclared-path.js";
 import { unexplainedGate } from "./unexplained-gate.js";
+import { unknownFormat } from "./unknown-format.js";
 import { uniqueIds } from "./unique-ids.js";
 import { unreachableName } from "./unreachable-name.js";
 import { unresolvablePlaceholder } from "./unresolvable-placeholder.js";
@@ -101,6 +102,7 @@ export const WARNING_RULES: readonly Rule[] = [
   agentWrite,
   sortDirection,
   itemOutsideEach,
+  unknownFormat,
 ];
 
 /** The rules the load's own steps report (rule.ts, StageRule), in the order a load meets them. */

@@ -6,7 +6,7 @@
 // cutting the cycle to `{}` would let anything through at that depth.
 import { ApiDocumentInvalid } from "../../errors.js";
 import { isObject, resolvePointer, unescapePointerToken, type JsonObject } from "./json.js";
-import { SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, SCHEMA_SINGLE_KEYWORDS } from "./schema-keywords.js";
+import { SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, SCHEMA_SINGLE_KEYWORDS } from "../../jsonschema/schema-keywords.js";
 
 /**
  * Keywords dropped while copying. An embedded `$id` would rebase the

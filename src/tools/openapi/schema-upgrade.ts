@@ -6,7 +6,7 @@
 // invalid in 2020-12, and validators refuse a schema that has them.
 import { isObject, type JsonObject } from "./json.js";
 import { HTTP_METHODS } from "./http-methods.js";
-import { forEachSubschema } from "./schema-keywords.js";
+import { forEachSubschema } from "../../jsonschema/schema-keywords.js";
 
 /** Rewrites every schema of a dereferenced OpenAPI document in place. */
 export function upgradeSchemas(document: JsonObject): void {
