@@ -84,7 +84,7 @@ describe("--list from the catalog index", () => {
 function catalogBuildIds(): string[] {
   const dir = join(REPO_ROOT, "dist", "chunks");
   const ids = new Set<string>();
-  for (const file of readdirJs(dir)) for (const m of readFileSync(join(dir, file), "utf8").matchAll(/BUILD_ID = "([^"]+)"/g)) ids.add(m[1]!);
+  for (const file of readdirJs(dir)) for (const m of readFileSync(join(dir, file), "utf8").matchAll(/BUILD_ID\s*=\s*"([^"]+)"/g)) ids.add(m[1]!);
   return [...ids];
 }
 
