@@ -95,7 +95,8 @@ function frontmatter(text: string): Record<string, unknown> {
   // Deep flow nesting aborts the process inside `yaml` (src/format/nesting.ts); such frontmatter is read as none.
   if (flowTooDeep(text, MAX_DEPTH)) return {};
   try {
-    const value: unknown = parseYaml(text);
+    // logLevel "error": `yaml` prints nothing of its own (a served process's standard error may carry only ledger lines).
+    const value: unknown = parseYaml(text, { logLevel: "error" });
     return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   } catch {
     // Broken frontmatter is the author's to fix; the steps can still be read.

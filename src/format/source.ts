@@ -9,6 +9,7 @@ import type { Issue } from "../errors.js";
 import { fastParse } from "./fast-yaml.js";
 import { flowKeysWithoutValue } from "./flow-keys-without-value.js";
 import { flowTooDeep, MAX_DEPTH } from "./nesting.js";
+import { yamlWarnings } from "./yaml-warnings.js";
 import { duplicateKeyCheck, hasDuplicateKeys } from "./unique-keys.js";
 
 export type PathSegment = string | number;
@@ -51,8 +52,8 @@ export function parseSource(text: string): ParsedSource | { issues: Issue[] } {
     }
   }
   if (depthOf(data, 0) > MAX_DEPTH) return { issues: [TOO_DEEP] };
-  const keysWithoutValue = flowKeysWithoutValue(doc, lineCounter, pathString);
-  if (keysWithoutValue.length > 0) warnings = [...(warnings ?? []), ...keysWithoutValue].sort((a, b) => a.line! - b.line! || a.column! - b.column!);
+  const found = [...flowKeysWithoutValue(doc, lineCounter, pathString), ...yamlWarnings(text, doc, lineCounter, pathString)];
+  if (found.length > 0) warnings = [...(warnings ?? []), ...found].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   return { data, ...(warnings ? { warnings } : {}), locate: (path, atKey) => locate(doc, lineCounter, path, atKey) };
 }
 
@@ -107,7 +108,8 @@ function parseYaml(text: string, uniqueKeys: boolean | ((a: unknown, b: unknown)
     // Merge keys (`<<: *defaults`) are YAML 1.1's, but authors share anchors
     // that way in stepfiles and cases files alike, so they are read as merges.
     // Errors are placed by yamlIssues, so the parser need not dress them up.
-    const doc = parseDocument(text, { lineCounter, uniqueKeys, prettyErrors: false, strict: true, version: "1.2", merge: true });
+    // logLevel "error": what `yaml` warns of is a finding (yaml-warnings.ts), never a line it prints itself.
+    const doc = parseDocument(text, { lineCounter, uniqueKeys, prettyErrors: false, strict: true, version: "1.2", merge: true, logLevel: "error" });
     return { doc, lineCounter };
   } catch (error) {
     // The YAML parser recurses; absurd nesting overflows its stack.

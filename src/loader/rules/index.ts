@@ -64,6 +64,7 @@ import { unreachableName } from "./unreachable-name.js";
 import { unresolvablePlaceholder } from "./unresolvable-placeholder.js";
 import { urlUserInfo } from "./url-user-info.js";
 import { urlsAndSettings } from "./urls-and-settings.js";
+import { yamlWarning } from "./yaml-warning.js";
 
 /** The rules that refuse a file, run on every load of a file of sound structure, before the compile, in this order. */
 export const ERROR_RULES: readonly Rule[] = [
@@ -106,7 +107,7 @@ export const WARNING_RULES: readonly Rule[] = [
 ];
 
 /** The rules the load's own steps report (rule.ts, StageRule), in the order a load meets them. */
-export const STAGE_RULES: readonly StageRule[] = [fileSize, syntax, duplicateJsonKey, flowKeyWithoutValue, structure, schema, pinnedDocumentUnchecked, arazzoSchema, arazzoUnconvertible, arazzoUnvalidated];
+export const STAGE_RULES: readonly StageRule[] = [fileSize, syntax, duplicateJsonKey, flowKeyWithoutValue, yamlWarning, structure, schema, pinnedDocumentUnchecked, arazzoSchema, arazzoUnconvertible, arazzoUnvalidated];
 
 /** Every rule that can be reported: what SARIF's tool.driver.rules and docs/checks.md list. */
 export const ALL_RULES: readonly RuleInfo[] = [...STAGE_RULES, ...ERROR_RULES, ...WARNING_RULES];

@@ -61,7 +61,7 @@ export function parseDocument(bytes: Uint8Array, url: string): JsonObject {
   if (deep) throw new ApiDocumentInvalid(`the document at ${url} nests deeper than ${MAX_DEPTH} levels (line ${deep.line}, column ${deep.column})`, { url, reason: "too deep" });
   let value: unknown;
   try {
-    value = /^\s*\{/.test(text) ? JSON.parse(text) : parseYaml(text, { uniqueKeys: true });
+    value = /^\s*\{/.test(text) ? JSON.parse(text) : parseYaml(text, { uniqueKeys: true, logLevel: "error" });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ApiDocumentInvalid(`the document at ${url} is neither JSON nor YAML: ${reason}`, { url, reason });
