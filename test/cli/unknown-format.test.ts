@@ -81,6 +81,9 @@ describe("unknown-format", () => {
     const answer = await validated(server, TEXT);
     expect(answer.valid).toBe(true);
     expectFindings(answer.warnings ?? []);
+    // A run starts: its inputs are checked against the schema with the unknown format (compiled by Ajv now, if not before).
+    const started = (await server.client.callTool({ name: "unknown-format", arguments: { requested_on: "2026-12-01", due: "2026-12-03" } })) as { isError?: boolean; content: Array<{ text: string }> };
+    expect(started.isError ?? false, started.content[0]?.text).toBe(false);
     // Give the deferred warnings pass (after the first tools/list) its turn, then look at everything written so far.
     await server.client.ping();
     const lines = server.stderr().split("\n").filter((l) => l !== "");
