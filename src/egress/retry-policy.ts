@@ -29,8 +29,10 @@ export function shouldRetryStatus(status: number, headers: Record<string, string
 
 /**
  * The wait the server asked for, in ms: `Retry-After` (seconds or an HTTP
- * date), else `x-ratelimit-reset` (epoch seconds) when nothing remains.
- * Undefined when it said nothing usable.
+ * date), else, when nothing remains, `x-ratelimit-reset` (epoch seconds, as
+ * GitHub sends it) or `ratelimit-reset` (seconds from now: the IETF httpapi
+ * drafts' RateLimit-Reset, draft-ietf-httpapi-ratelimit-headers-06 section 3.3,
+ * which PagerDuty sends, for one). Undefined when it said nothing usable.
  */
 export function requestedWaitMs(headers: Record<string, string>, nowMs: number): number | undefined {
   const retryAfter = headers["retry-after"]?.trim();
@@ -43,6 +45,8 @@ export function requestedWaitMs(headers: Record<string, string>, nowMs: number):
   if (headers["x-ratelimit-remaining"] === "0" && reset && /^\d+$/.test(reset)) {
     return Math.max(0, Number(reset) * 1000 - nowMs);
   }
+  const resetIn = headers["ratelimit-reset"]?.trim();
+  if (headers["ratelimit-remaining"]?.trim() === "0" && resetIn && /^\d+$/.test(resetIn)) return Number(resetIn) * 1000;
   return undefined;
 }
 

@@ -46,6 +46,14 @@ describe("what is retried", () => {
     expect(policy.waits[0]).toBeLessThanOrEqual(20_000);
   });
 
+  it("waits the seconds a 429's ratelimit-reset names (the IETF drafts' RateLimit headers)", async () => {
+    const api = await scripted([{ status: 429, headers: { "ratelimit-limit": "960", "ratelimit-remaining": "0", "ratelimit-reset": "9" } }, { status: 200 }]);
+    const policy = testPolicy([api.host]);
+    const res = await egress({ operation: "incidents", method: "GET", url: `${api.origin}/` }, policy);
+    expect(res.status).toBe(200);
+    expect(policy.waits).toEqual([9_000]);
+  });
+
   it("returns a plain 403 at once", async () => {
     const api = await scripted([{ status: 403 }, { status: 200 }]);
     const res = await egress({ operation: "op", method: "GET", url: `${api.origin}/` }, testPolicy([api.host]));
@@ -153,6 +161,10 @@ describe("retry policy (pure)", () => {
     expect(requestedWaitMs({ "x-ratelimit-remaining": "0", "x-ratelimit-reset": "7" }, 2000)).toBe(5000);
     expect(requestedWaitMs({ "x-ratelimit-remaining": "1", "x-ratelimit-reset": "7" }, 2000)).toBeUndefined();
     expect(requestedWaitMs({ "retry-after": "soon" }, 0)).toBeUndefined();
+    // The IETF drafts' RateLimit-Reset counts seconds from now.
+    expect(requestedWaitMs({ "ratelimit-limit": "960", "ratelimit-remaining": "0", "ratelimit-reset": "12" }, 2000)).toBe(12_000);
+    expect(requestedWaitMs({ "ratelimit-remaining": "3", "ratelimit-reset": "12" }, 2000)).toBeUndefined();
+    expect(requestedWaitMs({ "ratelimit-remaining": "0", "ratelimit-reset": "soon" }, 2000)).toBeUndefined();
     expect([1, 2, 3, 4].map(backoffMs)).toEqual([500, 1000, 2000, 4000]);
   });
 });
