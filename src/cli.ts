@@ -8,6 +8,9 @@
 import { HELP } from "./cli/help.js";
 import { parseOptions, UsageError, type Options } from "./cli/options.js";
 import { packageVersion } from "./cli/package-root.js";
+import { discoverResultJson } from "./mcp/server-info.js";
+import { readEarly } from "./stdio/early.js";
+import { telemetryWanted } from "./telemetry/wanted.js";
 
 export async function main(argv: string[]): Promise<number> {
   let options: Options;
@@ -50,8 +53,16 @@ export async function main(argv: string[]): Promise<number> {
       });
     case "from-arazzo":
       return (await import("./cli/from-arazzo.js")).fromArazzo(options, (line) => out(`${line}\n`), err);
-    case "serve":
-      return (await import("./cli/serve.js")).run(options);
+    case "serve": {
+      // Over stdio, the client's first messages are read from here on and
+      // answered before the MCP SDK loads (src/stdio/early.ts): a server/discover
+      // at once, while the serving code below still loads (a 2026-07-28 client
+      // sends it to a probe process it stops as soon as it has the answer), the
+      // rest once the stepfiles are loaded. Not with telemetry on, where every
+      // request must reach a server to get its span.
+      const early = options.http === undefined && !telemetryWanted(process.env) ? readEarly(process.stdin, process.stdout, discoverResultJson(packageVersion())) : undefined;
+      return (await import("./cli/serve.js")).run(options, early);
+    }
   }
 }
 

@@ -12,9 +12,9 @@ import { fileSinks, stderrSinks } from "../ledger/sinks.js";
 import { KeptLedgers } from "../ledger/kept.js";
 import { loadStepfileTextDeferred, readStepfileText, type DeferredLoad, type LoadCache, type LoadedStepfile } from "../loader/load.js";
 import { ServedStepfiles } from "../mcp/served.js";
-import { discoverResultJson, initializeResultJson, modernResultJson } from "../mcp/server-info.js";
+import { initializeResultJson, modernResultJson } from "../mcp/server-info.js";
 import { toolsListResultJson } from "../mcp/tool-list.js";
-import { readEarly, type Handover } from "../stdio/early.js";
+import type { EarlyReader, Handover } from "../stdio/early.js";
 import { caseRecorder } from "../offline/record-cases.js";
 import { userAgent } from "../egress/user-agent.js";
 import type { OAuthGrants } from "../oauth/grants.js";
@@ -34,15 +34,11 @@ import { packageRoot, packageVersion } from "./package-root.js";
 
 const err = (line: string) => void process.stderr.write(`${line}\n`);
 
-export async function run(options: Options): Promise<number> {
+/** `early`: the stdio early reader, started by main (src/cli.ts) before this module loaded; none over HTTP or with telemetry on. */
+export async function run(options: Options, early: EarlyReader | undefined): Promise<number> {
   const wanted = telemetryWanted(process.env);
   // Where load warnings go to standard error (over stdio without --ledger-dir it carries only ledger lines).
   if (wanted && (options.ledgerDir !== undefined || options.http !== undefined)) for (const problem of wanted.problems) err(`stepgate: warning: ${problem}`);
-  // Over stdio, the client's first messages are read from the start and
-  // answered before the MCP SDK loads (src/stdio/early.ts), a server/discover
-  // at once and the rest once the stepfiles are loaded; not with telemetry
-  // on, where every request must reach a server to get its span.
-  const early = options.http === undefined && !wanted ? readEarly(process.stdin, process.stdout, discoverResultJson(packageVersion())) : undefined;
   // OpenTelemetry loads only when the operator's environment asks for it.
   const telemetry = wanted && (await import("../telemetry/start.js")).startTelemetry({ wanted, version: packageVersion(), transport: options.http === undefined ? "pipe" : "tcp" });
   let sent = true;
@@ -254,7 +250,7 @@ interface EarlyOutcome {
   listedVersion?: number;
 }
 
-async function answerEarly(early: ReturnType<typeof readEarly>, stepfiles: ServedStepfiles): Promise<EarlyOutcome> {
+async function answerEarly(early: EarlyReader, stepfiles: ServedStepfiles): Promise<EarlyOutcome> {
   let listedVersion: number | undefined;
   const handover = await early.answer({
     initializeResult: (protocolVersion) => initializeResultJson(protocolVersion, packageVersion()),

@@ -9,7 +9,8 @@
 //
 // When: a 2026-07-28 `server/discover` as the first line is answered as soon
 // as it is read, before and whatever the stepfile load does, as its answer
-// does not depend on the stepfiles (readEarly is given it at start). Why: the
+// does not depend on the stepfiles (readEarly is given it at start; main in
+// src/cli.ts starts it before the serving code is even imported). Why: the
 // SDK's client sends it to a disposable process of its own, which it stops
 // (stdin end, SIGTERM) before it even spawns the session's, so waiting for
 // the load there cost a whole load before the session could start. A refused

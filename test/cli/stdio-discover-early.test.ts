@@ -8,10 +8,11 @@
 // (stdin end, SIGTERM) before it spawns the session's: that process must
 // answer without its load, and end at once when stopped.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -117,6 +118,58 @@ async function releaseAfterDiscover(cli: ReturnType<typeof serve>, held: ReturnT
 }
 
 const discoverLine = (line: string | undefined) => JSON.parse(line ?? "null") as { id: number; result: { supportedVersions: string[] } };
+
+/**
+ * Node flags that hold the loading of the serving code (the serve chunk,
+ * imported by main once the options are parsed) until `gate` exists: a
+ * module hook on Node's loader thread, which the main thread awaits without
+ * blocking, so stdin is read meanwhile.
+ */
+function holdingServeChunk(gate: string): string[] {
+  const hook = join(dir, "hold-serve-hook.mjs");
+  writeFileSync(
+    hook,
+    `import { existsSync } from "node:fs";
+export async function load(url, context, next) {
+  if (/\\/dist\\/chunks\\/serve-[^/]*\\.js$/.test(url)) while (!existsSync(${JSON.stringify(gate)})) await new Promise((resolve) => setTimeout(resolve, 10));
+  return next(url, context);
+}
+`,
+  );
+  const register = join(dir, "hold-serve-register.mjs");
+  writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
+  return ["--import", pathToFileURL(register).href];
+}
+
+describe("server/discover over stdio, before the serving code is loaded", () => {
+  it(
+    "answers server/discover while the serve chunk has not loaded yet (a probe process is stopped as soon as it has the answer)",
+    async () => {
+      const gate = join(dir, "serve-chunk-may-load");
+      const child = spawn(process.execPath, [...holdingServeChunk(gate), stepgateBin(), "--ledger-dir", join(dir, "ledger"), greet], { env: cliEnvironment(), stdio: ["pipe", "pipe", "pipe"] });
+      let out = "";
+      const firstLine = new Promise<void>((resolve) => child.stdout.on("data", (d) => ((out += String(d)), out.includes("\n") && resolve())));
+      const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+      child.stdin.write(modern(1, "server/discover"));
+      const order: string[] = [];
+      // Should the answer never come while the chunk is held (the behaviour before), the gate opens after a while, so the test fails on the order instead of hanging.
+      const guard = new Promise<void>((resolve) => setTimeout(resolve, REPLY_MS / 3).unref());
+      await Promise.race([firstLine.then(() => void order.push("answered")), guard]);
+      expect(existsSync(gate)).toBe(false);
+      writeFileSync(gate, "");
+      order.push("released");
+      expect(order).toEqual(["answered", "released"]);
+      expect(discoverLine(out.split("\n")[0])).toMatchObject({ id: 1, result: { supportedVersions: ["2026-07-28"] } });
+      // Then it serves as before: the tools/list on the same pipe is answered once the stepfile is loaded.
+      child.stdin.write(modern(2, "tools/list"));
+      await new Promise<void>((resolve) => child.stdout.on("data", () => out.split("\n").filter(Boolean).length >= 2 && resolve()));
+      expect((JSON.parse(out.split("\n")[1]!) as { id: number; result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name)).toContain("greet");
+      child.stdin.end();
+      expect(await exited).toBe(0);
+    },
+    budget({ starts: 1, replies: 2 }),
+  );
+});
 
 describe("server/discover over stdio, before the stepfiles are loaded", () => {
   it(
