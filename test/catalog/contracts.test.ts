@@ -172,7 +172,55 @@ describe("pagerduty-incident-review against PagerDuty's description", () => {
       ]),
     );
   });
+
+  // The entry's verdicts hang on words PagerDuty chooses: the log entry types
+  // it picks the trigger, acknowledgement and resolution by, and the status
+  // a reviewable incident has. checkEntry compares paths and declared enums;
+  // this holds the literals those expressions compare with to the enums too.
+  it("compares log entry types and the incident status with values PagerDuty's enums hold", () => {
+    const review = checked.find((c) => c.entry.name === "pagerduty-incident-review")!.doc;
+    const fetch = review.steps.find((s) => s.id === "fetch")!;
+    const description = provider(bySource("pagerduty")).description;
+    const enumOf = (schema: string, field: string): unknown[] =>
+      (description.schema({ $ref: `#/components/schemas/${schema}` }).properties as Record<string, { enum: unknown[] }>)[field]!.enum;
+    const types = comparedWith(fetch.do!.output, "type");
+    const statuses = comparedWith(fetch.gates, "output.status");
+    expect(types.sort()).toEqual(["acknowledge_log_entry", "resolve_log_entry", "trigger_log_entry"]);
+    // LogEntry's own enum: its AcknowledgeLogEntry part spells the type
+    // acknowledgement_log_entry, which neither the base enum nor an API answer uses.
+    expect(enumOf("LogEntry", "type")).toEqual(expect.arrayContaining(types));
+    expect(statuses).toEqual(["resolved"]);
+    expect(enumOf("Incident", "status")).toEqual(expect.arrayContaining(statuses));
+
+    // A declared urgency PagerDuty does not have is a finding.
+    const changed = structuredClone(review) as StepfileDocument;
+    const doc = changed.tools!.pagerduty!.openapi!.document as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: { properties: { incident: { properties: Record<string, { enum?: string[] }> } } } }> }> } }> };
+    doc.paths["/incidents/{id}"]!.get.responses["200"]!.content["application/json"]!.schema.properties.incident.properties.urgency!.enum = ["high", "medium", "low"];
+    expect(checkEntry(changed, provider(bySource("pagerduty"))).findings).toEqual(
+      expect.arrayContaining([expect.stringMatching(/urgency: enum values \["medium"\] are not among PagerDuty\/api-schema/)]),
+    );
+  });
 });
+
+/** The literals an expression tree compares with `{ var: <path> }` under `==`, `===`, `!=` or `!==`. */
+function comparedWith(tree: unknown, path: string): unknown[] {
+  const found: unknown[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node === null || typeof node !== "object") return;
+    for (const [key, value] of Object.entries(node)) {
+      if (["==", "===", "!=", "!=="].includes(key) && Array.isArray(value) && value.length === 2) {
+        const [a, b] = value as [unknown, unknown];
+        const isVar = (v: unknown): boolean => typeof v === "object" && v !== null && (v as { var?: unknown }).var === path;
+        if (isVar(a) && typeof b === "string") found.push(b);
+        if (isVar(b) && typeof a === "string") found.push(a);
+      }
+      walk(value);
+    }
+  };
+  walk(tree);
+  return [...new Set(found)];
+}
 
 describe("entries not checked against a published description", () => {
   it.each(loaded.filter((l) => !checked.includes(l)).map((l) => [l.entry.name, l.entry.file] as const))(
