@@ -44,7 +44,7 @@ const parsed = new Map<string, Provider>();
 function provider(source: ProviderSource): Provider {
   let found = parsed.get(source.server);
   if (!found) {
-    found = { server: source.server, source: source.source, description: new PublishedDescription(source.file), commonHeaders: source.commonHeaders, pathPrefix: source.pathPrefix, operationNames: source.operationNames, enumNames: source.enumNames, responsesUnpublished: source.responsesUnpublished, publishedPathPrefix: source.publishedPathPrefix };
+    found = { server: source.server, source: source.source, description: new PublishedDescription(source.file, source.corrections), commonHeaders: source.commonHeaders, pathPrefix: source.pathPrefix, operationNames: source.operationNames, enumNames: source.enumNames, responsesUnpublished: source.responsesUnpublished, publishedPathPrefix: source.publishedPathPrefix };
     parsed.set(source.server, found);
   }
   return found;
@@ -398,6 +398,32 @@ describe("slack-channel-digest against Slack's description", () => {
     expect(report.findings.filter((f) => f.includes("responses.history.error"))).toEqual([]);
     output.errors = { var: "responses.history.err" };
     expect(checkEntry(digest, slack).findings).toEqual(expect.arrayContaining([expect.stringMatching(/^step fetch: responses\.history\.err reads err, which .* \(it has .*error/)]));
+  });
+
+  it("compares every field it declares, a thread's messages included, read as Slack's reference gives them", () => {
+    const slack = provider(bySource("slack"));
+    const clean = checkEntry(checked.find((c) => c.entry.name === "slack-channel-digest")!.doc, slack);
+    // A shape with a finding inside it still counts its fields as compared.
+    expect(clean.checked.fields).toBe(clean.declared.fields);
+    expect(clean.findings.filter((f) => f.includes("response.messages[]") || f.includes("the item."))).toEqual([]);
+    const digest = structuredClone(checked.find((c) => c.entry.name === "slack-channel-digest")!.doc) as StepfileDocument;
+    const message = (digest.tools!.slack!.openapi!.document as { components: { schemas: { message: { properties: Record<string, unknown> } } } }).components.schemas.message;
+    message.properties.reply_count = { type: "string" };
+    const fetch = digest.steps.find((s) => s.id === "fetch")!;
+    const output = fetch.do!.output as Record<string, unknown>;
+    output.threads = { map: [{ var: "responses.replies" }, { object: [["thread_ts", { var: ["messages.0.thread", null] }]] }] };
+    expect(checkEntry(digest, slack).findings).toEqual(
+      expect.arrayContaining([
+        "conversations_replies (GET /conversations.replies): 200 response.messages[].reply_count: type string, where slackapi/slack-api-specs (web-api/slack_web_openapi_v2.json) has integer",
+        expect.stringMatching(/^step fetch: the item\.messages\.0\.thread reads thread, which slackapi\/slack-api-specs \(web-api\/slack_web_openapi_v2\.json\) does not declare there \(it has .*thread_ts/),
+      ]),
+    );
+  });
+
+  it("refuses a correction that no longer matches the description", () => {
+    const source = bySource("slack");
+    const at = source.corrections![0]!.at.replace("/properties/messages/items", "/properties/has_more");
+    expect(() => new PublishedDescription(source.file, [{ ...source.corrections![0]!, at }])).toThrow(/no longer has a bare list of shapes under items there/);
   });
 });
 

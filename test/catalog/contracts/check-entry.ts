@@ -337,17 +337,19 @@ export function statedMaximum(schema: Schema, description = ""): number | undefi
 function compareSchema(where: string, declared: Schema, published: Schema, provider: Provider, report: ContractReport, doc: JsonObject, description?: string): void {
   const options = alternatives(published, provider);
   // Against anyOf/oneOf, the declared shape must fit one of the alternatives.
-  let best: string[] | undefined;
+  // The closest alternative's findings and counts are kept: a shape that
+  // fits none was still compared, field by field, and its fields count as
+  // checked (its findings say where it differs).
+  let best: ContractReport | undefined;
   for (const option of options) {
     const trial: ContractReport = { findings: [], checked: { ...report.checked }, declared: report.declared };
     compareOne(where, declared, option, provider, trial, doc, description);
-    if (!best || trial.findings.length < best.length) best = trial.findings;
-    if (trial.findings.length === 0) {
-      report.checked = trial.checked;
-      return;
-    }
+    if (!best || trial.findings.length < best.findings.length) best = trial;
+    if (trial.findings.length === 0) break;
   }
-  report.findings.push(...(best ?? []));
+  if (!best) return;
+  report.checked = best.checked;
+  report.findings.push(...best.findings);
 }
 
 function compareOne(where: string, declared: Schema, published: Schema, provider: Provider, report: ContractReport, doc: JsonObject, description?: string): void {

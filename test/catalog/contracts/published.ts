@@ -3,7 +3,7 @@
 // descriptions are large (GitHub's is 13 MB), so nothing is dereferenced
 // ahead of time.
 import { readFileSync } from "node:fs";
-import { isObject, mediaKind, resolvePointer, type JsonObject } from "../../../src/format/json-pointer.js";
+import { isObject, mediaKind, resolvePointer, unescapePointerToken, type JsonObject } from "../../../src/format/json-pointer.js";
 
 export type Schema = JsonObject;
 
@@ -29,11 +29,40 @@ export interface PublishedOperation {
   responses: Map<string, Map<string, Schema>>;
 }
 
+/**
+ * A reading of one published schema that its provider's own reference and
+ * examples give, where the description says otherwise by a slip of its
+ * generator (source.json `corrections`, each with why). The one kind:
+ * `"read": "items as anyOf"`, for a schema at `at` whose `items` is a list
+ * of shapes (JSON Schema draft 4's tuple form, which Swagger 2.0 does not
+ * have) standing one level too deep: it is read as an array whose items
+ * are any of those shapes. A correction that no longer matches its schema
+ * throws, so none outlives the slip it covers.
+ */
+export interface Correction {
+  at: string;
+  read: "items as anyOf";
+  why: string;
+}
+
+function applyCorrection(doc: JsonObject, c: Correction): void {
+  const slash = c.at.lastIndexOf("/");
+  const parent = resolvePointer(doc, c.at.slice(0, slash));
+  const key = unescapePointerToken(c.at.slice(slash + 1));
+  const node = isObject(parent) ? parent[key] : undefined;
+  if (c.read !== "items as anyOf") throw new Error(`correction at ${c.at}: unknown reading ${String(c.read)}`);
+  if (!isObject(parent) || !isObject(node) || !Array.isArray(node.items) || Object.keys(node).some((k) => k !== "items")) {
+    throw new Error(`correction at ${c.at}: the description no longer has a bare list of shapes under items there; remove the correction`);
+  }
+  parent[key] = { anyOf: node.items };
+}
+
 export class PublishedDescription {
   private readonly doc: JsonObject;
 
-  constructor(file: string) {
+  constructor(file: string, corrections: Correction[] = []) {
     this.doc = JSON.parse(readFileSync(file, "utf8")) as JsonObject;
+    for (const c of corrections) applyCorrection(this.doc, c);
   }
 
   /** The object a `$ref` chain ends at (local references only, as the descriptions use). */

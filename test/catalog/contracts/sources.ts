@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import type { Correction } from "./published.js";
 
 const require = createRequire(import.meta.url);
 const PUBLISHED = join(import.meta.dirname, "published");
@@ -35,6 +36,8 @@ export interface ProviderSource {
    * longer matches one, so none outlives the mistake it covers.
    */
   waivers?: Array<{ findings: string[]; why: string }>;
+  /** Schemas read as the provider's reference gives them, where the description slips (see published.ts), each with why. */
+  corrections?: Correction[];
   /** Published operation ids that are not stepfile names (`^[a-zA-Z0-9_-]{1,64}$`), with the name the entries expose instead. */
   operationNames?: Record<string, string>;
   /** "proto" when the description's enums are protocol-buffer names for values the JSON API spells otherwise (see check-entry.ts). */
