@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KNOWN_FORMATS } from "../../src/jsonschema/ajv.js";
 import { cli } from "../support/cli-exec.js";
-import { validated, type Finding } from "../support/check-findings.js";
+import { checkedWarnings, expectLedgerLinesOnly, validated, type Finding } from "../support/check-findings.js";
 import { REPO_ROOT } from "../support/paths.js";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
 
@@ -63,10 +63,9 @@ describe("unknown-format", () => {
   afterAll(async () => server?.close());
 
   it("--check places each unknown format and prints nothing of Ajv's", async () => {
-    const run = await cli("--check", "--json", file);
+    const run = await checkedWarnings(file);
     expect(run.code).toBe(0);
-    const report = JSON.parse(run.stdout) as { files: Array<{ warnings: Finding[] }> };
-    expectFindings(report.files[0]!.warnings);
+    expectFindings(run.warnings);
     expect(run.stderr).toBe("");
     // The text form names the rule beside the place.
     const text = await cli("--check", file);
@@ -86,8 +85,7 @@ describe("unknown-format", () => {
     expect(started.isError ?? false, started.content[0]?.text).toBe(false);
     // Give the deferred warnings pass (after the first tools/list) its turn, then look at everything written so far.
     await server.client.ping();
-    const lines = server.stderr().split("\n").filter((l) => l !== "");
-    for (const line of lines) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+    expectLedgerLinesOnly(server);
     expect(server.stderr()).not.toContain("unknown format");
   });
 

@@ -7,8 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseDocument } from "../../src/tools/openapi/load-document.js";
-import { cli } from "../support/cli-exec.js";
-import { validated, type Finding } from "../support/check-findings.js";
+import { checkedWarnings, expectLedgerLinesOnly, validated, type Finding } from "../support/check-findings.js";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
 
 // A collection as a key (`? [a, b]`) and a tag no schema resolves (`!important`).
@@ -46,9 +45,9 @@ describe("yaml-warning", () => {
   afterAll(async () => server?.close());
 
   it("--check places what YAML warns of, and nothing of YAML's own reaches standard error", async () => {
-    const run = await cli("--check", "--json", file);
+    const run = await checkedWarnings(file);
     expect(run.code).toBe(0);
-    expectFindings((JSON.parse(run.stdout) as { files: Array<{ warnings: Finding[] }> }).files[0]!.warnings);
+    expectFindings(run.warnings);
     expect(run.stderr).toBe("");
   });
 
@@ -59,7 +58,7 @@ describe("yaml-warning", () => {
     expect(answer.valid).toBe(true);
     expectFindings(answer.warnings ?? []);
     await server.client.ping();
-    for (const line of server.stderr().split("\n").filter((l) => l !== "")) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+    expectLedgerLinesOnly(server);
     expect(server.stderr()).not.toContain("Warning");
   });
 
