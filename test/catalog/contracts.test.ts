@@ -323,6 +323,27 @@ describe("intercom-stale-close against Intercom's description", () => {
   });
 });
 
+describe("intercom-stale-close's search and reads against Intercom's description", () => {
+  it("holds each filter of the AND group to the single-filter shape, and reads the pages and each conversation's parts as published", () => {
+    const entry = structuredClone(checked.find((c) => c.entry.name === "intercom-stale-close")!.doc) as StepfileDocument;
+    const find = entry.steps.find((s) => s.id === "find")!;
+    const query = (find.do!.calls![0]!.arguments as { body: { query: { value: Record<string, unknown>[] } } }).body.query;
+    // "==" is no Intercom operator: found on the filter, not as a single
+    // filter whose operator "AND" is wrong.
+    query.value[0]!.operator = "==";
+    const page2 = (find.do!.calls![1]!.arguments as { body: { pagination: Record<string, unknown> } }).body.pagination;
+    page2.cursor = page2.starting_after;
+    const draft = entry.steps.find((s) => s.id === "draft")!;
+    draft.let!.customer_last = JSON.parse(JSON.stringify(draft.let!.customer_last).replaceAll("author.type", "author.role")) as never;
+    const report = checkEntry(entry, provider(bySource("intercom")));
+    const source = "intercom/Intercom-OpenAPI (descriptions/2.16/api.intercom.io.yaml)";
+    expect(report.findings).toContain(`step find, call search (searchConversations): body.query.value[0].operator: "==" is not one of ${source}'s ["=","!=","IN","NIN","<","<=",">",">=","~","!~","^","$"]`);
+    expect(report.findings.filter((f) => f.includes('"AND" is not one of'))).toEqual([]);
+    expect(report.findings).toContain(`step find, call page2 (searchConversations): body.pagination: {"per_page":150,"starting_after":{"var":"item"},"cursor":{"var":"item"}} has field cursor, which ${source} does not list`);
+    expect(report.findings).toContain(`step draft: the item.author.role reads role, which ${source} does not declare there (it has type, id, name, email, from_ai_agent, is_ai_answer)`);
+  });
+});
+
 describe("asana-weekly-status against Asana's description", () => {
   it("reads only the optional fields its list call asks for, each one Asana offers", () => {
     const entry = structuredClone(checked.find((c) => c.entry.name === "asana-weekly-status")!.doc) as StepfileDocument;

@@ -435,13 +435,18 @@ function checkLiteral(where: string, value: unknown, schema: Schema, provider: P
   }
   // Of the alternatives the value fits at its top, the one its items and
   // fields fit too (Intercom's compound query has `operator` and `value`
-  // like a single filter, but its value is a list of filters).
+  // like a single filter, but its value is a list of filters); when none
+  // fits whole, the one it misses least, so a misspelt operator in one
+  // filter of an AND group is reported against that filter, not as a
+  // single filter whose operator "AND" is wrong.
   const deep = fitting.map((option) => {
     const scratch: ContractReport = { findings: [], checked: { operations: 0, parameters: 0, fields: 0, literals: 0, paths: 0 }, declared: { operations: 0, parameters: 0, fields: 0 } };
     checkParts(where, value, option, provider, scratch);
     return scratch;
   });
-  const chosen = deep.find((r) => r.findings.length === 0) ?? deep[0]!;
+  // Between alternatives missed as often, the one read deeper (more of the
+  // value's fields compared) is the one the value was written for.
+  const chosen = deep.reduce((best, r) => (r.findings.length < best.findings.length || (r.findings.length === best.findings.length && r.checked.literals > best.checked.literals) ? r : best));
   report.findings.push(...chosen.findings);
   report.checked.literals += chosen.checked.literals;
 }
@@ -592,7 +597,12 @@ class PathReader {
     if (op === "results" && scope.results && typeof args[0] === "string") {
       const body = scope.results(args[0]);
       if (!body) return undefined;
-      return typeof args[1] === "string" ? this.resolve(body, args[1].split("."), `results of ${args[0]}`) : body;
+      // One value per call, lists flattened one level (as Stepgate's results
+      // gives them): a list of the part, so a join or map over the results
+      // of retrieveConversation reads each conversation's fields.
+      const part = typeof args[1] === "string" ? this.resolve(body, args[1].split("."), `results of ${args[0]}`) : body;
+      if (!part) return undefined;
+      return this.items(part) !== undefined ? part : { type: "array", items: part };
     }
     if (ITERATORS.has(op)) {
       const list = this.walk(args[0], scope);
