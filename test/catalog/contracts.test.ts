@@ -267,17 +267,22 @@ describe("the entries checked against descriptions kept from public repositories
     );
   });
 
-  it("shipengine-rate-shop: a body field beside the rate request's oneOf that is not there, and a rate field ShipEngine does not send, are found", () => {
+  it("shipengine-rate-shop: a body field beside the rate request's oneOf that is not there, and rate and weight fields ShipEngine does not send, are found", () => {
     const { doc } = editable("shipengine-rate-shop", "shipengine");
     // rate_options (declared beside the oneOf of shipment_id or shipment) misspelt in the call, and the date read as estimated_delivery.
     const call = doc.steps.find((s) => s.id === "rates")!.do!.calls![0]!.arguments as { body: Record<string, unknown> };
     call.body = { shipment_id: call.body.shipment_id, rate_option: call.body.rate_options };
     readEach(doc, "rates", "responses.rates.rate_response.rates", "estimated_delivery");
+    // A rate's errors read as errors (ShipEngine's rate has error_messages; errors is the rate response's), and the weight's unit as units.
+    readEach(doc, "rates", "responses.rates.rate_response.rates", "errors");
+    (doc.steps.find((s) => s.id === "rates")!.do!.output as Record<string, unknown>)["units-read"] = { var: "responses.rates.total_weight.units" };
     const report = checkEntry(doc, provider(bySource("shipengine")));
     expect(report.findings).toEqual(
       expect.arrayContaining([
         "step rates, call rates (calculate_rates): body field rate_option is not in ShipEngine/shipengine-openapi (openapi.yaml)",
         expect.stringMatching(/^step rates: the item\.estimated_delivery reads estimated_delivery, which ShipEngine\/shipengine-openapi \(openapi\.yaml\) does not declare there/),
+        expect.stringMatching(/^step rates: the item\.errors reads errors, which ShipEngine\/shipengine-openapi \(openapi\.yaml\) does not declare there \(it has rate_id, rate_type/),
+        "step rates: responses.rates.total_weight.units reads units, which ShipEngine/shipengine-openapi (openapi.yaml) does not declare there (it has unit)",
       ]),
     );
     // The rest of the call is as published: shipment_id, from the oneOf, is found.
