@@ -2,10 +2,10 @@
 // RFC 8785 (JCS) canonical JSON, so YAML and JSON spellings of one document
 // share an identity.
 import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
+import { canonicalJsonText } from "./canonical-json.js";
 
 export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
+  const text = canonicalJsonText(value);
   if (text === undefined) throw new Error("value has no JSON form");
   return text;
 }

@@ -5,6 +5,7 @@
 // spelling. Found here with its path, so it is a StepfileInvalid issue with a
 // line like any other, instead of the canonicalizer's bare throw (which was
 // an `internal error` naming no file, issue 29).
+import { isWellFormed } from "../../format/canonical-json.js";
 import type { PathSegment } from "../../format/source.js";
 import type { RawIssue } from "../raw-issue.js";
 import type { Rule } from "./rule.js";
@@ -53,10 +54,6 @@ function canonicalFormIssues(data: unknown): RawIssue[] {
   return issues;
 }
 
-/** String.prototype.isWellFormed (ES2024, in every Node this package runs on; the project's TypeScript lib is ES2023). */
-function isWellFormed(text: string): boolean {
-  return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
-}
 
 function describe(text: string): string {
   const at = text.search(LONE);
