@@ -91,9 +91,15 @@ const EMPTY = Buffer.alloc(0);
 export function scrubberFor(value: string | undefined, placement?: CredentialPlacement): Scrubber {
   const secrets = value ? [value] : [];
   // A Basic `user:secret` is decoded by the API, which may quote the secret
-  // part alone ("password ... is wrong"); the user name is not a secret.
+  // part alone ("password ... is wrong"); the user name is not a secret, so
+  // a value with an empty secret (`user:`, or `:` as mock servers take,
+  // Redocly's museum example among them) has nothing to remove, and
+  // removing `:` itself would take every colon out of a JSON answer.
   const colon = value?.indexOf(":") ?? -1;
-  if (placement?.in === "basic" && value && colon >= 0 && colon < value.length - 1) secrets.push(value.slice(colon + 1));
+  if (placement?.in === "basic" && value && colon >= 0) {
+    if (colon === value.length - 1) secrets.length = 0;
+    else secrets.push(value.slice(colon + 1));
+  }
   const forms = [...new Set(secrets.flatMap((s) => [s, encodeURIComponent(s), new URLSearchParams({ v: s }).toString().slice(2), Buffer.from(s).toString("base64")]))];
   const needles = forms.map((form) => Buffer.from(form));
   const text = (t: string) => forms.reduce((acc, form) => acc.split(form).join(REDACTED.toString()), t);

@@ -186,6 +186,17 @@ describe("scrubbing a body that arrives in chunks", () => {
     expect(stream.end().toString()).toBe("s3c");
   });
 
+  it("leaves an answer whole when a basic value has no secret part (`user:`, `:`): the user name is not a secret", () => {
+    const body = Buffer.from('{"open":true,"closes":"18:00","user":"ann:"}');
+    for (const value of [":", "ann:"]) {
+      const scrub = scrubberFor(value, { in: "basic" });
+      expect(Buffer.from(scrub.bytes(body)).toString("utf8"), value).toBe(body.toString("utf8"));
+      expect(scrub.text("HTTP 401: Og== YW5uOg==")).toBe("HTTP 401: Og== YW5uOg==");
+    }
+    // With a secret part, the whole value and the secret are still removed.
+    expect(scrubberFor("ann:pw", { in: "basic" }).text("ann:pw pw YW5uOnB3")).toBe("[redacted] [redacted] [redacted]");
+  });
+
   it("passes chunks through unchanged when no credential went out", () => {
     const stream = scrubberFor(undefined).stream();
     expect(stream.write(Buffer.from("s3cr3t")).toString()).toBe("s3cr3t");
