@@ -14,6 +14,7 @@ import { pointerTokens, type Scope } from "./expressions.js";
 import type { Logic } from "./json-logic.js";
 import type { FoundOperation } from "./operations.js";
 import { refuse } from "./refusals.js";
+import { credentialHeader } from "./security.js";
 import { expression, template } from "./templates.js";
 
 export interface ArazzoParameter {
@@ -24,6 +25,21 @@ export interface ArazzoParameter {
 
 /** Headers Stepgate sets itself; a workflow passing one would be refused by the tool (src/format/openapi-parameters.ts). */
 const STEPGATE_HEADERS = new Set(["accept", "content-type", "authorization", "host", "cookie", "user-agent", "content-length", "transfer-encoding", "connection"]);
+
+/**
+ * A step's parameters split into those sent as arguments and those that set
+ * the header the operation's own security scheme puts its credential in
+ * (Redocly's museum example passes `Authorization: Basic ...` as a workflow
+ * parameter; Redocly/museum-openapi-example at 2770b2b,
+ * arazzo/museum-api.arazzo.yaml). Stepgate puts the credential it holds in
+ * that header itself, so the second kind is never sent as written; the
+ * converter says so in a note (convert.ts).
+ */
+export function withoutCredentialHeaders(op: FoundOperation, parameters: readonly ArazzoParameter[]): { sent: ArazzoParameter[]; replaced: ArazzoParameter[] } {
+  const header = credentialHeader(op);
+  const replaces = (p: ArazzoParameter) => header !== undefined && p.in === "header" && p.name.toLowerCase() === header;
+  return { sent: parameters.filter((p) => !replaces(p)), replaced: parameters.filter(replaces) };
+}
 
 export function callArguments(op: FoundOperation, parameters: readonly ArazzoParameter[], requestBody: unknown, scope: Scope): Logic {
   const declared = withRefsResolved(op, scope);

@@ -12,6 +12,7 @@ import { refuse, WorkflowRefused, type Refusal } from "./refusals.js";
 import { credentialFor, type Credential } from "./security.js";
 import { loadSources, type SourceOptions, type SourceState } from "./sources.js";
 import { convertSteps, type Build } from "./steps.js";
+import { arazzoCredentialParameter } from "../loader/rules/arazzo-credential-parameter.js";
 import type { FoundOperation } from "./operations.js";
 
 export interface ConvertedWorkflow {
@@ -44,11 +45,13 @@ export async function convertDocument(doc: ArazzoDocument, options: ConvertOptio
   for (const { w, index } of chosen) {
     const workflowId = String(w.workflowId);
     try {
-      const stepfile = convertWorkflow(w, workflowId, doc.data, sources);
+      const { stepfile, notes } = convertWorkflow(w, workflowId, doc.data, sources);
       const other = ids.get(stepfile.id as string);
       if (other !== undefined) refuse({ workflow: workflowId }, "workflowId", `it becomes the stepfile id ${String(stepfile.id)}, as workflow ${other} does`, "give the workflows ids that differ in more than case and punctuation");
       ids.set(stepfile.id as string, workflowId);
       result.converted.push({ workflowId, index, stepfile });
+      const at = doc.locate(["workflows", index]);
+      result.notes.push(...notes.map((message) => ({ path: `workflows[${index}]`, message, ...(at ? { line: at.line, column: at.column } : {}), rule: arazzoCredentialParameter.id })));
     } catch (error) {
       if (error instanceof WorkflowRefused) result.refused.push({ ...error.refusal, index });
       // A defect of ours in one workflow must not cost the others: it is named like a refusal, as ours.
@@ -65,26 +68,27 @@ export class UnknownWorkflow extends Error {
   }
 }
 
-function convertWorkflow(workflow: JsonObject, workflowId: string, document: JsonObject, sources: ReadonlyMap<string, SourceState>): JsonObject {
+function convertWorkflow(workflow: JsonObject, workflowId: string, document: JsonObject, sources: ReadonlyMap<string, SourceState>): { stepfile: JsonObject; notes: string[] } {
   const place = { workflow: workflowId };
   if (workflow.dependsOn !== undefined) {
     refuse(place, "dependsOn", "a stepfile is run on its own, so nothing makes other workflows run before it", "run those workflows first as their own stepfiles, or make them this workflow's first steps (workflowId steps)");
   }
-  const inputs = withoutSecretInputs(inputsSchema(workflow.inputs, document, place), workflow);
-  const build: Build = { document, sources, ids: new IdPool(), steps: [], operations: [] };
-  const top = convertSteps({ workflow, workflowId, input: (name) => ({ var: `inputs.${name}` }), prefix: "", guard: true, stack: [] }, build);
+  const declared = inputsSchema(workflow.inputs, document, place);
+  const build: Build = { ids: new IdPool(), steps: [], operations: [], credentialParameters: [] };
+  const top = convertSteps({ workflow, workflowId, document, sources, input: (name) => ({ var: `inputs.${name}` }), prefix: "", guard: true, stack: [] }, build);
   if (isObject(workflow.outputs) && Object.keys(workflow.outputs).length > 0) {
     const scope = { workflow: workflowId, input: (name: string) => ({ var: `inputs.${name}` }), stepOutputs: (id: string) => top.get(id) };
     const pairs = Object.entries(workflow.outputs).map(([name, value]) => [name, expression(value, { ...scope, step: `(outputs.${name})` })]);
     build.steps.push({ id: build.ids.take("outputs"), do: { output: { object: pairs } }, produces: { type: "object" } });
   }
   const { tools, credentials } = toolsOf(build.operations, place);
+  const inputs = withoutSecretInputs(declared, workflow, build);
   const info = isObject(document.info) ? document.info : {};
   const summary = typeof workflow.summary === "string" ? workflow.summary.trim() : undefined;
   const description = [typeof workflow.description === "string" ? workflow.description.trim() : summary, `Converted from the Arazzo workflow ${workflowId}${typeof info.title === "string" ? ` of "${info.title}"` : ""}.`]
     .filter(Boolean)
     .join("\n\n");
-  return {
+  const stepfile = {
     stepgate: "1",
     id: kebab(workflowId),
     ...(summary ?? info.title ? { title: summary ?? String(info.title) } : {}),
@@ -94,16 +98,35 @@ function convertWorkflow(workflow: JsonObject, workflowId: string, document: Jso
     ...(Object.keys(tools).length > 0 ? { tools } : {}),
     steps: build.steps,
   };
+  return { stepfile, notes: credentialNotes(build.credentialParameters, tools) };
 }
 
 /**
- * Redocly's `x-security` extension (an Arazzo extension field, which other
- * tools may ignore) feeds a security scheme from workflow inputs. Here the
- * scheme is a credential Stepgate holds (security.ts), read from the
- * environment, never from the agent: an input used only there is dropped,
- * so the agent is never asked for the secret.
+ * One note per parameter that set a credential's header (a workflow-level
+ * one applies to each of its steps): the header gets the credential Stepgate
+ * holds, read from the environment. The value written is not repeated.
  */
-function withoutSecretInputs(inputs: JsonObject, workflow: JsonObject): JsonObject {
+function credentialNotes(replaced: Build["credentialParameters"], tools: JsonObject): string[] {
+  const byParameter = new Map<string, Build["credentialParameters"]>();
+  for (const c of replaced) byParameter.set(`${c.workflow}\0${c.parameter.name}`, [...(byParameter.get(`${c.workflow}\0${c.parameter.name}`) ?? []), c]);
+  return [...byParameter.values()].map((uses) => {
+    const { workflow, parameter } = uses[0]!;
+    const credentials = [...new Set(uses.map((c) => (Object.values(tools).find((t) => isObject(t) && Array.isArray(t.exposes) && t.exposes.includes(c.op.operationId)) as { credential?: string } | undefined)?.credential ?? ""))];
+    const variables = credentials.map((c) => `${c.toUpperCase().replaceAll("-", "_")}_API_KEY`);
+    const steps = uses.map((c) => c.step);
+    return `workflow ${workflow}, step${steps.length > 1 ? "s" : ""} ${steps.join(", ")}: parameter ${parameter.name} (in header) is not sent as written: the security scheme of ${uses.length > 1 ? "those operations" : `operation ${uses[0]!.op.operationId}`} puts its credential in that header, so Stepgate sends the credential ${credentials.join(", ")} there, read from ${variables.join(", ")} when the call is made (a value written in the document, or given as an input, is never sent)`;
+  });
+}
+
+/**
+ * Inputs that only carry a secret are dropped, so the agent is never asked
+ * for one: those read by Redocly's `x-security` extension (an Arazzo
+ * extension field, which other tools may ignore; it feeds a security scheme
+ * from workflow inputs) and by parameters that set the credential's header
+ * (arguments.ts), when no converted step reads them. The scheme is a
+ * credential Stepgate holds (security.ts), read from the environment.
+ */
+function withoutSecretInputs(inputs: JsonObject, workflow: JsonObject, build: Build): JsonObject {
   const secret = new Set<string>();
   const steps = Array.isArray(workflow.steps) ? (workflow.steps as JsonObject[]) : [];
   const collect = (node: unknown): void => {
@@ -113,8 +136,9 @@ function withoutSecretInputs(inputs: JsonObject, workflow: JsonObject): JsonObje
   };
   collect(workflow["x-security"]);
   for (const step of steps) collect(step["x-security"]);
-  const elsewhere = JSON.stringify({ ...workflow, "x-security": undefined, steps: steps.map((st) => ({ ...st, "x-security": undefined })) });
-  const dropped = [...secret].filter((name) => !new RegExp(`\\$inputs\\.${name}(?![A-Za-z0-9_-])`).test(elsewhere));
+  for (const c of build.credentialParameters) if (c.workflow === workflow.workflowId) collect(c.parameter.value);
+  const read = JSON.stringify(build.steps);
+  const dropped = [...secret].filter((name) => !new RegExp(`inputs\\.${name}(?![A-Za-z0-9_-])`).test(read));
   if (dropped.length === 0 || !isObject(inputs.properties)) return inputs;
   const properties = Object.fromEntries(Object.entries(inputs.properties).filter(([k]) => !dropped.includes(k)));
   const required = Array.isArray(inputs.required) ? inputs.required.filter((r) => !dropped.includes(String(r))) : undefined;

@@ -76,7 +76,11 @@ function lowerCriterion(criterion: Criterion, place: CriteriaPlace): Logic {
       if (criterion.context === undefined) refuse(place.scope, construct, "a jsonpath criterion needs a context", "give the runtime expression it applies to as context");
       const filter = /^\$\[\?\(?(.*?)\)?\]$/s.exec(criterion.condition.trim());
       if (!filter) {
-        refuse(place.scope, construct, "only a filter over the context ($[?<filter>]) has a stepfile expression", "write the check as $[?@.name == value] or as a simple condition");
+        // `$.name == 'x'` (Redocly's museum example) is not a JSONPath query under either version, and Respect 2.77.0's
+        // JSONPath parser refuses it too (its criterion then fails); the filter it means is named for the author.
+        const comparison = /^\$((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])+)\s*(==|!=|<=|>=|<|>)\s*(.+)$/s.exec(criterion.condition.trim());
+        const rewrite = comparison ? `$[?@${comparison[1]!} ${comparison[2]!} ${comparison[3]!.trim()}]` : undefined;
+        refuse(place.scope, construct, "only a filter over the context ($[?<filter>]) has a stepfile expression", rewrite ? `write it as the filter ${rewrite}` : "write the check as $[?@.name == value] or as a simple condition");
       }
       return folded(at, (status) => {
         const context = value(criterion.context!, at, status);

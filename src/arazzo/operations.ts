@@ -5,6 +5,16 @@
 // fc140d26c440291b0061c62a53e45a8fb07cc369). A stepfile exposes operations by
 // operationId (format section 2); an operation without one gets one only in
 // an inlined document, whose copy is ours to add it to.
+//
+// Two more spellings are read as Redocly Respect reads them (@redocly/cli
+// 2.77.0, lib/chunks/55WUEWKZ.js, functions `go` and `bo`), because Redocly's
+// own museum example (Redocly/museum-openapi-example at 2770b2b,
+// arazzo/museum-api.arazzo.yaml) is written with them: `<name>.<operationId>`,
+// and an operationPath whose source part is `$sourceDescriptions.<name>` or
+// the source's `url` itself. Source names cannot hold a dot (the Source
+// Description Object's name pattern is `^[A-Za-z0-9_\-]+$`), so
+// `<name>.<operationId>` is read that way only when no source defines the
+// whole text as an operationId.
 import { closestNames } from "../format/closest-names.js";
 import { HTTP_METHODS } from "../format/http-methods.js";
 import { isObject, resolvePointer, unescapePointerToken, type JsonObject } from "../format/json-pointer.js";
@@ -29,24 +39,28 @@ function usable(name: string, sources: ReadonlyMap<string, SourceState>, place: 
   const state = sources.get(name);
   if (!state) refuse(place, construct, `no sourceDescription is named ${name}`, "name one of the document's sourceDescriptions");
   if ("problem" in state) refuse(place, construct, state.problem.reason, state.problem.fix);
+  if ("arazzo" in state) refuse(place, construct, `source ${name} is an Arazzo document, which holds workflows, not operations`, `run its workflow with workflowId: $sourceDescriptions.${name}.<workflowId>, or name an OpenAPI source`);
   return state.source;
 }
 
-function byId(raw: string, sources: ReadonlyMap<string, SourceState>, place: Place): FoundOperation {
-  const construct = `operationId ${raw}`;
+function byId(raw: string, sources: ReadonlyMap<string, SourceState>, place: Place, construct = `operationId ${raw}`): FoundOperation {
   const qualified = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(raw);
   const names = qualified ? [qualified[1]!] : [...sources.keys()];
   const id = qualified ? qualified[2]! : raw;
   const found: FoundOperation[] = [];
   for (const name of names) {
     const state = sources.get(name);
-    if (!qualified && state && "problem" in state) continue;
+    if (!qualified && state && !("source" in state)) continue;
     const source = usable(name, sources, place, construct);
     for (const op of operationsOf(source)) if (op.operation.operationId === id) found.push({ ...op, operationId: id });
   }
   if (found.length === 1) return found[0]!;
   if (found.length > 1) refuse(place, construct, `several sources define operationId ${id}`, `write it as $sourceDescriptions.<name>.${id}`);
-  const problems = [...sources.values()].filter((s): s is { problem: { reason: string; fix: string } } => "problem" in s);
+  const named = qualified ? undefined : /^([A-Za-z0-9_-]+)\.(.+)$/.exec(raw);
+  const namedState = named ? sources.get(named[1]!) : undefined;
+  if (named && namedState) return byId(`$sourceDescriptions.${named[1]!}.${named[2]!}`, sources, place, construct);
+  // An Arazzo source holds workflows, not operations, so it cannot be where an operationId is missing from.
+  const problems = [...sources.values()].filter((s): s is { problem: { reason: string; fix: string }; type: string } => "problem" in s && s.type !== "arazzo");
   if (!qualified && problems.length > 0) {
     refuse(place, construct, problems.map((p) => p.problem.reason).join("; "), problems.map((p) => p.problem.fix).join("; or "));
   }
@@ -60,10 +74,14 @@ function byId(raw: string, sources: ReadonlyMap<string, SourceState>, place: Pla
 
 function byPath(raw: string, sources: ReadonlyMap<string, SourceState>, place: Place): FoundOperation {
   const construct = `operationPath ${raw}`;
-  const m = /^\{\$sourceDescriptions\.([^.}]+)\.url\}#(\/.*)$/.exec(raw);
-  if (!m) refuse(place, construct, "it is not {$sourceDescriptions.<name>.url}#<JSON Pointer>", "write it in that form, or use operationId");
-  const source = usable(m[1]!, sources, place, construct);
-  const tokens = m[2]!.slice(1).split("/").map(unescapePointerToken);
+  const hash = raw.indexOf("#");
+  const [prefix, pointer] = hash === -1 ? [raw, ""] : [raw.slice(0, hash), raw.slice(hash + 1)];
+  const name = /^\{\$sourceDescriptions\.([^.}]+)\.url\}$/.exec(prefix)?.[1] ?? /^\$sourceDescriptions\.([A-Za-z0-9_-]+)$/.exec(prefix)?.[1] ?? [...sources].find(([, s]) => "source" in s && s.source.url === prefix)?.[0];
+  if (name === undefined || !pointer.startsWith("/")) {
+    refuse(place, construct, "it is not {$sourceDescriptions.<name>.url}#<JSON Pointer> (nor $sourceDescriptions.<name>#<JSON Pointer>, or a source's url before the #)", "write it in that form, or use operationId");
+  }
+  const source = usable(name, sources, place, construct);
+  const tokens = pointer.slice(1).split("/").map(unescapePointerToken);
   const [paths, pathTemplate, method] = tokens;
   if (paths !== "paths" || pathTemplate === undefined || tokens.length !== 3 || !HTTP_METHODS.includes(method as (typeof HTTP_METHODS)[number])) {
     refuse(place, construct, "it does not point at an operation (#/paths/<path>/<method>)", `add the method, as ${raw.replace(/\/(get|put|post|delete|patch)?$/, "")}/get`);

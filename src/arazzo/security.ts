@@ -9,7 +9,7 @@
 import { isObject, type JsonObject } from "../format/json-pointer.js";
 import { kebab } from "./names.js";
 import { refuse, type Place } from "./refusals.js";
-import type { FoundOperation, } from "./operations.js";
+import type { FoundOperation } from "./operations.js";
 
 export interface Credential {
   kind: "api_key" | "bearer" | "basic" | "oauth2";
@@ -27,11 +27,8 @@ export function credentialFor(ops: readonly FoundOperation[], place: Place): { n
   const schemes = isObject(document.components) && isObject(document.components.securitySchemes) ? document.components.securitySchemes : {};
   const used = new Map<string, Set<string>>();
   for (const op of ops) {
-    const requirements = op.operation.security ?? document.security;
-    if (!Array.isArray(requirements)) continue;
-    // The first requirement that names a scheme is the one a stepfile meets; `{}` (none needed) is skipped.
-    const first = requirements.find((r) => isObject(r) && Object.keys(r).length > 0);
-    if (!isObject(first)) continue;
+    const first = requirementOf(op);
+    if (!first) continue;
     const names = Object.keys(first);
     if (names.length > 1) {
       refuse(place, `security of operation ${op.operationId}`, `it needs the schemes ${names.join(" and ")} together, and a stepfile tool carries one credential`, "describe the operation with one security scheme");
@@ -50,6 +47,31 @@ export function credentialFor(ops: readonly FoundOperation[], place: Place): { n
   const host = new URL(source.server).host;
   const description = typeof scheme.description === "string" && scheme.description.trim() !== "" ? scheme.description.trim() : `The ${schemeName} credential (${String(scheme.type)}) of ${source.name}, sent only to ${host}`;
   return { name: kebab(schemeName), credential: { ...kindOf(scheme, schemeName, [...scopes], place), hosts: [host], description } };
+}
+
+/** The first security requirement of an operation that names a scheme (the one a stepfile meets; `{}`, none needed, is skipped). */
+function requirementOf(op: FoundOperation): JsonObject | undefined {
+  const requirements = op.operation.security ?? op.source.document.security;
+  if (!Array.isArray(requirements)) return undefined;
+  const first = requirements.find((r) => isObject(r) && Object.keys(r).length > 0);
+  return isObject(first) ? first : undefined;
+}
+
+/**
+ * The request header this operation's credential goes in, lower-cased:
+ * `authorization` for http and oauth2 schemes, the header an apiKey scheme
+ * names. A workflow parameter for that header carries the secret Stepgate
+ * holds instead (arguments.ts).
+ */
+export function credentialHeader(op: FoundOperation): string | undefined {
+  const first = requirementOf(op);
+  const components = op.source.document.components;
+  const schemes = isObject(components) && isObject(components.securitySchemes) ? components.securitySchemes : {};
+  const scheme = first ? schemes[Object.keys(first)[0]!] : undefined;
+  if (!isObject(scheme)) return undefined;
+  if (scheme.type === "http" || scheme.type === "oauth2") return "authorization";
+  if (scheme.type === "apiKey" && scheme.in === "header" && typeof scheme.name === "string") return scheme.name.toLowerCase();
+  return undefined;
 }
 
 function kindOf(scheme: JsonObject, name: string, scopes: string[], place: Place): Pick<Credential, "kind" | "scopes" | "token_url"> {

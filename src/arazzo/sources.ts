@@ -7,13 +7,21 @@
 // - a remote one is fetched the way stepgate_inspect_api fetches (public
 //   https only, through egress, no credential) and pinned by `url` + `sha256`
 //   of the bytes fetched, which preflight checks again at every run;
-// - any other type (arazzo, asyncapi, graphql, grpc, ...) cannot be a
-//   stepfile tool: the workflows that use it are refused, the rest convert.
+// - an `arazzo` source (another Arazzo document, local or fetched the same
+//   way) is read and validated like the document itself, with its own
+//   sources loaded relative to where it is, so a `workflowId:
+//   $sourceDescriptions.<name>.<workflowId>` step can inline its workflow
+//   (steps.ts). One file or URL is loaded once however many documents name
+//   it, so two documents naming the same OpenAPI document share one tool;
+// - any other type (asyncapi, graphql, grpc, ...) cannot be a stepfile
+//   tool: the workflows that use it are refused, the rest convert.
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { StepfileInvalid } from "../errors.js";
 import { isObject, type JsonObject } from "../format/json-pointer.js";
 import { sha256 } from "../format/identity.js";
 import { parseDocument } from "../tools/openapi/load-document.js";
+import { readArazzo } from "./document.js";
 
 export interface SourceOptions {
   /** The Arazzo document's own path: relative source urls resolve against its folder. */
@@ -26,8 +34,13 @@ export interface SourceOptions {
   fetchRemote?: (url: string) => Promise<Uint8Array>;
 }
 
+/** What one conversion has loaded, by file path or URL, shared by every document it reaches. */
+type Loaded = Map<string, Promise<SourceState>>;
+
 export interface LoadedSource {
   name: string;
+  /** The sourceDescription's url as written (an operationPath may name the source by it). */
+  url: string;
   /** The OpenAPI document, parsed (inline ones may gain synthesized operationIds, see operations.ts). */
   document: JsonObject;
   origin: { kind: "inline" } | { kind: "pinned"; url: string; sha256: string };
@@ -35,49 +48,91 @@ export interface LoadedSource {
   server: string;
 }
 
-export type SourceState = { source: LoadedSource } | { problem: { reason: string; fix: string } };
-
-export async function loadSources(raw: unknown, options: SourceOptions): Promise<Map<string, SourceState>> {
-  const list = (Array.isArray(raw) ? raw : []).filter((e): e is JsonObject => isObject(e) && typeof e.name === "string");
-  // Loaded together, kept in the document's order, so messages name them in that order.
-  const loaded = await Promise.all(list.map((entry) => loadSource(entry, options)));
-  return new Map(list.map((entry, i) => [entry.name as string, loaded[i]!]));
+/** Another Arazzo document this one names as a source: its workflows can be inlined by a workflowId step. */
+export interface LoadedArazzo {
+  name: string;
+  /** Its file path or URL: with a workflowId, what tells its workflows from this document's (a loop through documents is still a loop). */
+  location: string;
+  document: JsonObject;
+  sources: ReadonlyMap<string, SourceState>;
 }
 
-async function loadSource(entry: JsonObject, options: SourceOptions): Promise<SourceState> {
+/** `type`: the source's, so a missing operationId is not blamed on an Arazzo source that failed to load. */
+export type SourceState = { source: LoadedSource } | { arazzo: LoadedArazzo } | { problem: { reason: string; fix: string }; type: string };
+
+/**
+ * `within`: the Arazzo documents being read, outermost first, ending with
+ * this one: a source naming one of them would wait for itself.
+ */
+export async function loadSources(raw: unknown, options: SourceOptions, loaded: Loaded = new Map(), within: readonly string[] = [location(options.documentPath)]): Promise<Map<string, SourceState>> {
+  const list = (Array.isArray(raw) ? raw : []).filter((e): e is JsonObject => isObject(e) && typeof e.name === "string");
+  // Loaded together, kept in the document's order, so messages name them in that order.
+  const states = await Promise.all(list.map((entry) => loadSource(entry, options, loaded, within)));
+  return new Map(list.map((entry, i) => [entry.name as string, states[i]!]));
+}
+
+const isUrl = (text: string) => /^https?:\/\//i.test(text);
+const location = (path: string) => (isUrl(path) ? path : resolve(path));
+
+function loadSource(entry: JsonObject, options: SourceOptions, loaded: Loaded, within: readonly string[]): Promise<SourceState> {
   const name = entry.name as string;
   const url = typeof entry.url === "string" ? entry.url : "";
   const type = typeof entry.type === "string" ? entry.type : "openapi";
-  if (type !== "openapi") {
-    return {
-      problem: {
-        reason: `source ${name} is of type ${type}; a stepfile's tools are OpenAPI operations, MCP tools and verifiers, so ${type === "arazzo" ? "a workflow of another Arazzo document" : `${type} operations`} cannot be called`,
-        fix: type === "arazzo" ? `convert that document too and run its workflow as its own stepfile, or copy the workflow into this document` : `describe the operations this workflow uses with an OpenAPI document`,
-      },
-    };
+  if (type !== "openapi" && type !== "arazzo") {
+    return Promise.resolve({ problem: { reason: `source ${name} is of type ${type}; a stepfile's tools are OpenAPI operations, MCP tools and verifiers, so ${type} operations cannot be called`, fix: "describe the operations this workflow uses with an OpenAPI document" }, type });
   }
   const copy = options.localCopies?.get(name);
-  const remote = /^https?:\/\//i.test(url);
-  try {
-    if (copy !== undefined || !remote) {
-      const file = copy !== undefined ? resolve(copy) : resolve(dirname(options.documentPath), url);
-      const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-        throw new SourceProblem(`source ${name}: ${file} could not be read (${error.code ?? error.message})`, copy !== undefined ? "name a readable local copy" : `put the OpenAPI document at ${file}, or name a local copy with --source ${name}=<file>`);
-      });
-      const document = openApi(parseDocument(bytes, file), name);
-      return { source: { name, document, origin: { kind: "inline" }, server: options.servers?.get(name) ?? serverOf(document, name, undefined) } };
-    }
-    if (!options.fetchRemote) throw new SourceProblem(`source ${name} is at ${url}, which is not fetched here`, `name a local copy with --source ${name}=<file>`);
-    const bytes = await options.fetchRemote(url).catch((error: Error) => {
-      throw new SourceProblem(`source ${name} could not be fetched from ${url}: ${error.message}`, `name a local copy with --source ${name}=<file>`);
-    });
-    const document = openApi(parseDocument(bytes, url), name);
-    return { source: { name, document, origin: { kind: "pinned", url, sha256: sha256(bytes) }, server: options.servers?.get(name) ?? serverOf(document, name, url) } };
-  } catch (error) {
-    if (error instanceof SourceProblem) return { problem: { reason: error.message, fix: error.fix } };
-    // parseDocument's ApiDocumentInvalid: the text is not a document at all.
-    return { problem: { reason: `source ${name}: ${(error as Error).message}`, fix: "give an OpenAPI 3.x document in JSON or YAML" } };
+  // A relative url resolves against the document naming it: its folder, or its URL when it was fetched.
+  const where = copy !== undefined ? resolve(copy) : isUrl(url) ? url : isUrl(options.documentPath) ? new URL(url, options.documentPath).href : resolve(dirname(options.documentPath), url);
+  const remote = isUrl(where);
+  if (within.includes(where)) {
+    const chain = [...within.slice(within.indexOf(where)), where].join(" -> ");
+    return Promise.resolve({ problem: { reason: `source ${name} is a document already being read (${chain})`, fix: within.at(-1) === where ? "run this document's own workflows by their plain workflowId" : "break the loop of documents naming each other" }, type });
   }
+  let state = loaded.get(where);
+  if (!state) {
+    state = (async (): Promise<SourceState> => {
+      try {
+        const bytes = await sourceBytes(name, where, remote, copy !== undefined, options);
+        if (type === "arazzo") return { arazzo: await arazzoSource(name, where, bytes, options, loaded, within) };
+        const document = openApi(parseDocument(bytes, where), name);
+        const origin = remote ? { kind: "pinned" as const, url: where, sha256: sha256(bytes) } : { kind: "inline" as const };
+        return { source: { name, url, document, origin, server: options.servers?.get(name) ?? serverOf(document, name, remote ? where : undefined) } };
+      } catch (error) {
+        if (error instanceof SourceProblem) return { problem: { reason: error.message, fix: error.fix }, type };
+        // parseDocument's ApiDocumentInvalid: the text is not a document at all.
+        return { problem: { reason: `source ${name}: ${(error as Error).message}`, fix: `give an ${type === "arazzo" ? "Arazzo" : "OpenAPI 3.x"} document in JSON or YAML` }, type };
+      }
+    })();
+    loaded.set(where, state);
+  }
+  return state;
+}
+
+async function sourceBytes(name: string, location: string, remote: boolean, copied: boolean, options: SourceOptions): Promise<Uint8Array> {
+  if (!remote) {
+    return readFile(location).catch((error: NodeJS.ErrnoException) => {
+      throw new SourceProblem(`source ${name}: ${location} could not be read (${error.code ?? error.message})`, copied ? "name a readable local copy" : `put the document at ${location}, or name a local copy with --source ${name}=<file>`);
+    });
+  }
+  if (!options.fetchRemote) throw new SourceProblem(`source ${name} is at ${location}, which is not fetched here`, `name a local copy with --source ${name}=<file>`);
+  return options.fetchRemote(location).catch((error: Error) => {
+    throw new SourceProblem(`source ${name} could not be fetched from ${location}: ${error.message}`, `name a local copy with --source ${name}=<file>`);
+  });
+}
+
+/** Another Arazzo document, read and validated as the first one is (document.ts), its own sources loaded relative to it. */
+async function arazzoSource(name: string, location: string, bytes: Uint8Array, options: SourceOptions, loaded: Loaded, within: readonly string[]): Promise<LoadedArazzo> {
+  let document: JsonObject;
+  try {
+    document = readArazzo(new TextDecoder().decode(bytes), location).data;
+  } catch (error) {
+    if (!(error instanceof StepfileInvalid)) throw error;
+    const first = error.issues[0];
+    throw new SourceProblem(`source ${name} (${location}) is not an Arazzo document Stepgate can read: ${first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : error.message}`, `check it with stepgate --check ${location}`);
+  }
+  const sources = await loadSources(document.sourceDescriptions, { ...options, documentPath: location }, loaded, [...within, location]);
+  return { name, location, document, sources };
 }
 
 class SourceProblem extends Error {

@@ -12,7 +12,7 @@
 // Step Object: OAI/Arazzo-Specification versions/1.0.1.md at fc140d26c440291b0061c62a53e45a8fb07cc369.
 import { isObject, resolvePointer, type JsonObject } from "../format/json-pointer.js";
 import { actionsOf, checkFailureActions, nextExpression } from "./actions.js";
-import { callArguments, type ArazzoParameter } from "./arguments.js";
+import { callArguments, withoutCredentialHeaders, type ArazzoParameter } from "./arguments.js";
 import { criterionExpression, type Criterion } from "./criteria.js";
 import { translateExpression, type Scope } from "./expressions.js";
 import { and, not, or, type Logic } from "./json-logic.js";
@@ -35,23 +35,26 @@ export interface StepfileStep {
 
 /** What one stepfile being built holds so far. */
 export interface Build {
-  document: JsonObject;
-  sources: ReadonlyMap<string, SourceState>;
   ids: IdPool;
   steps: StepfileStep[];
   operations: FoundOperation[];
+  /** Parameters that set the header a credential goes in, which Stepgate fills with the credential it holds instead (arguments.ts). */
+  credentialParameters: { workflow: string; step: string; parameter: ArazzoParameter; op: FoundOperation }[];
 }
 
 /** One workflow's steps being converted: the top one, or one inlined by a workflowId step. */
 export interface Frame {
   workflow: JsonObject;
   workflowId: string;
+  /** The Arazzo document the workflow is in, and its sources: another one's when a workflowId step names a workflow of an Arazzo source. */
+  document: JsonObject;
+  sources: ReadonlyMap<string, SourceState>;
   input(name: string): Logic;
   /** Prefix of the stepfile ids of this frame's steps (an inlined workflow's are its caller step's). */
   prefix: string;
   /** What must hold for any step of this frame to run (an inlined workflow inherits its caller step's `when`). */
   guard: Logic;
-  /** Workflows being inlined, outermost first, to refuse a workflow that runs itself. */
+  /** Workflows being inlined, outermost first, to refuse a workflow that runs itself: `workflowId`, or `$sourceDescriptions.<name>.<workflowId>` for another document's. */
   stack: readonly string[];
 }
 
@@ -160,14 +163,16 @@ function criterionWords(c: Criterion): string {
 }
 
 function operationStep(step: JsonObject, index: number, arazzoIds: string[], frame: Frame, build: Build, scope: Scope, when: Logic): { id: string; moves: string[] | undefined } {
-  const op = findOperation(step, build.sources, scope);
+  const op = findOperation(step, frame.sources, scope);
   const { success } = documentedStatuses(op.operation);
   const argumentScope: Scope = { ...scope };
   const responseScope: Scope = { ...scope, responseRoot: "responses.call" };
   const gateScope: Scope = { ...scope, responseRoot: "calls.0.result" };
-  const args = callArguments(op, parametersOf(step, frame.workflow, build.document, scope), step.requestBody, argumentScope);
-  checkFailureActions(actionsOf(step.onFailure, frame.workflow.failureActions, build.document, scope, "onFailure"), op.method, scope);
-  const next = nextExpression(actionsOf(step.onSuccess, frame.workflow.successActions, build.document, scope, "onSuccess"), index, arazzoIds, responseScope, success);
+  const { sent, replaced } = withoutCredentialHeaders(op, parametersOf(step, frame.workflow, frame.document, scope));
+  const args = callArguments(op, sent, step.requestBody, argumentScope);
+  for (const parameter of replaced) build.credentialParameters.push({ step: String(step.stepId), workflow: frame.workflowId, parameter, op });
+  checkFailureActions(actionsOf(step.onFailure, frame.workflow.failureActions, frame.document, scope, "onFailure"), op.method, scope);
+  const next = nextExpression(actionsOf(step.onSuccess, frame.workflow.successActions, frame.document, scope, "onSuccess"), index, arazzoIds, responseScope, success);
   const gates = gatesOf(step.successCriteria, gateScope, success);
   const id = build.ids.take(`${frame.prefix}${String(step.stepId)}`);
   build.operations.push(op);
@@ -184,20 +189,15 @@ function operationStep(step: JsonObject, index: number, arazzoIds: string[], fra
 function workflowStep(step: JsonObject, index: number, arazzoIds: string[], frame: Frame, build: Build, scope: Scope, when: Logic): { id: string; moves: string[] | undefined } {
   const target = String(step.workflowId);
   const construct = `workflowId ${target}`;
-  if (target.startsWith("$sourceDescriptions.")) {
-    refuse(scope, construct, "it runs a workflow of another Arazzo document, which is not converted with this one", "copy that workflow into this document, or run it as its own stepfile");
-  }
-  const workflows = Array.isArray(build.document.workflows) ? (build.document.workflows as JsonObject[]) : [];
-  const sub = workflows.find((w) => w.workflowId === target);
-  if (!sub) refuse(scope, construct, "no workflow of this document has that workflowId", "name a workflow of this document");
+  const { sub, document, sources, key } = workflowNamed(target, frame, scope, construct);
   const running = [...frame.stack, frame.workflowId];
-  if (running.includes(target)) refuse(scope, construct, `workflow ${target} would run itself (${[...running.slice(running.indexOf(target)), target].join(" -> ")}), a loop`, "break the cycle");
+  if (running.includes(key)) refuse(scope, construct, `workflow ${target} would run itself (${[...running.slice(running.indexOf(key)), key].join(" -> ")}), a loop`, "break the cycle");
   const passed = new Map<string, Logic>();
-  for (const p of parametersOf(step, {}, build.document, scope)) passed.set(p.name, expression(p.value, scope));
+  for (const p of parametersOf(step, {}, frame.document, scope)) passed.set(p.name, expression(p.value, scope));
   const prefix = `${frame.prefix}${String(step.stepId)}-`;
   let inner: Map<string, string>;
   try {
-    inner = convertSteps({ workflow: sub, workflowId: target, input: (name) => passed.get(name) ?? null, prefix, guard: when, stack: [...frame.stack, frame.workflowId] }, build);
+    inner = convertSteps({ workflow: sub, workflowId: key, document, sources, input: (name) => passed.get(name) ?? null, prefix, guard: when, stack: running }, build);
   } catch (error) {
     // Named from the workflow being converted: this step, then where inside the workflow it runs.
     if (!(error instanceof WorkflowRefused)) throw error;
@@ -213,8 +213,8 @@ function workflowStep(step: JsonObject, index: number, arazzoIds: string[], fram
       return translateExpression(String(subOutputs[name]), innerScope);
     },
   };
-  checkFailureActions(actionsOf(step.onFailure, frame.workflow.failureActions, build.document, scope, "onFailure"), undefined, scope);
-  const next = nextExpression(actionsOf(step.onSuccess, frame.workflow.successActions, build.document, scope, "onSuccess"), index, arazzoIds, outputsScope, undefined);
+  checkFailureActions(actionsOf(step.onFailure, frame.workflow.failureActions, frame.document, scope, "onFailure"), undefined, scope);
+  const next = nextExpression(actionsOf(step.onSuccess, frame.workflow.successActions, frame.document, scope, "onSuccess"), index, arazzoIds, outputsScope, undefined);
   const gates = gatesOf(step.successCriteria, { ...outputsScope, noStatus: `a step that runs workflow ${target} has no response, so no status code, of its own (the workflow's steps check theirs)` }, undefined);
   const id = build.ids.take(`${frame.prefix}${String(step.stepId)}`);
   build.steps.push({
@@ -227,6 +227,37 @@ function workflowStep(step: JsonObject, index: number, arazzoIds: string[], fram
   return { id, moves: next?.outcomes };
 }
 
+/**
+ * The workflow a workflowId step runs: one of this document's by its plain
+ * workflowId, or, as `$sourceDescriptions.<name>.<workflowId>`, one of an
+ * Arazzo source's (the Step Object: "If the referenced workflow is contained
+ * within an arazzo type sourceDescription, then the workflowId MUST be
+ * specified using a Runtime Expression"), run with that document's sources.
+ * `key` tells the workflows of different documents apart, for loops.
+ */
+function workflowNamed(target: string, frame: Frame, scope: Scope, construct: string): { sub: JsonObject; document: JsonObject; sources: ReadonlyMap<string, SourceState>; key: string } {
+  const qualified = /^\$sourceDescriptions\.([A-Za-z0-9_-]+)\.(.+)$/.exec(target);
+  if (!qualified) {
+    const sub = workflowsOf(frame.document).find((w) => w.workflowId === target);
+    if (!sub) refuse(scope, construct, "no workflow of this document has that workflowId", "name a workflow of this document, or one of an Arazzo source as $sourceDescriptions.<name>.<workflowId>");
+    const key = frame.workflowId.startsWith("$sourceDescriptions.") ? `${frame.workflowId.slice(0, frame.workflowId.lastIndexOf("."))}.${target}` : target;
+    return { sub, document: frame.document, sources: frame.sources, key };
+  }
+  const [, name, id] = qualified as unknown as [string, string, string];
+  const state = frame.sources.get(name);
+  if (!state) refuse(scope, construct, `no sourceDescription is named ${name}`, "name one of the document's sourceDescriptions");
+  if ("problem" in state) refuse(scope, construct, state.problem.reason, state.problem.fix);
+  if (!("arazzo" in state)) refuse(scope, construct, `source ${name} is an OpenAPI document, which holds operations, not workflows`, `call its operation with operationId: $sourceDescriptions.${name}.<operationId>`);
+  // `$sourceDescriptions.<name>.workflows.<workflowId>` is Respect's other spelling (@redocly/cli 2.77.0), used by Redocly's museum example.
+  const sub = workflowsOf(state.arazzo.document).find((w) => w.workflowId === id) ?? workflowsOf(state.arazzo.document).find((w) => `workflows.${String(w.workflowId)}` === id);
+  if (!sub) refuse(scope, construct, `source ${name} (${state.arazzo.location}) has no workflow ${id}`, `name one of its workflows (${workflowsOf(state.arazzo.document).map((w) => String(w.workflowId)).join(", ") || "it has none"})`);
+  return { sub, document: state.arazzo.document, sources: state.arazzo.sources, key: `$sourceDescriptions.${name}.${id}` };
+}
+
+function workflowsOf(document: JsonObject): JsonObject[] {
+  return Array.isArray(document.workflows) ? (document.workflows as JsonObject[]).filter(isObject) : [];
+}
+
 function interactionStep(step: JsonObject, index: number, arazzoIds: string[], frame: Frame, build: Build, scope: Scope, when: Logic): { id: string; moves: string[] | undefined } {
   const interaction = step.interaction as JsonObject;
   const mode = typeof interaction.mode === "string" ? interaction.mode : "form";
@@ -237,8 +268,8 @@ function interactionStep(step: JsonObject, index: number, arazzoIds: string[], f
   if (step.successCriteria !== undefined) refuse(scope, "successCriteria", "an interaction step's answer is checked by its inputSchema and the person's approval", "drop the criteria, or express them in inputSchema");
   const prompt = interaction.prompt.trim();
   const payloadRoot: Scope = { ...scope, interactionRoot: "output.payload" };
-  checkFailureActions(actionsOf(step.onFailure, frame.workflow.failureActions, build.document, scope, "onFailure"), undefined, scope);
-  const next = nextExpression(actionsOf(step.onSuccess, frame.workflow.successActions, build.document, scope, "onSuccess"), index, arazzoIds, payloadRoot, undefined);
+  checkFailureActions(actionsOf(step.onFailure, frame.workflow.failureActions, frame.document, scope, "onFailure"), undefined, scope);
+  const next = nextExpression(actionsOf(step.onSuccess, frame.workflow.successActions, frame.document, scope, "onSuccess"), index, arazzoIds, payloadRoot, undefined);
   const derive: Record<string, Logic> = {};
   if (isObject(step.outputs)) derive.outputs = outputsExpression(step.outputs, payloadRoot);
   if (next !== undefined) derive.next = next.expr;

@@ -12,6 +12,7 @@ import { refusalLine } from "../../src/arazzo/refusals.js";
 import { stepfileText } from "../../src/arazzo/write.js";
 import { loadStepfileText } from "../../src/loader/load.js";
 import { REPO_ROOT } from "../support/paths.js";
+import { libraryDocument } from "./support/library.js";
 
 const FIXTURES = resolve(REPO_ROOT, "test", "arazzo", "fixtures");
 
@@ -152,5 +153,87 @@ describe("edges.arazzo.yaml", () => {
     expect(lines[6]).toContain("the condition does not parse");
     expect(lines[7]).toContain("does not compile under RE2");
     expect(lines[8]).toContain('it is of type "array"');
+  });
+});
+
+describe("Redocly Respect's spellings, and workflows of another Arazzo document", () => {
+  const api = libraryDocument("https://library.example.com");
+  const head = (sources: string) => `arazzo: 1.0.1
+info: { title: t, version: "1" }
+sourceDescriptions:
+${sources}
+workflows:
+`;
+  const library = "  - { name: library, url: ./library.openapi.json, type: openapi }";
+  async function convertIn(files: Record<string, string>, main = "main.arazzo.yaml"): Promise<Conversion> {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const dir = mkdtempSync(join((await import("node:os")).tmpdir(), "stepgate-respect-"));
+    writeFileSync(join(dir, "library.openapi.json"), JSON.stringify(api));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    return convertDocument(readArazzo(files[main]!, main), { documentPath: join(dir, main) });
+  }
+  const oneStep = (step: string) => `  - workflowId: w
+    steps:
+      - stepId: s
+${step}
+`;
+
+  it("reads <source>.<operationId>, an operationPath naming its source as $sourceDescriptions.<name> or by its url, and prefers an operationId that has the dot itself", async () => {
+    const c = await convertIn({
+      "main.arazzo.yaml": head(library) + oneStep("        operationId: library.getHours") + oneStep("        operationPath: $sourceDescriptions.library#/paths/~1hours/get").replace("w\n", "w2\n") + oneStep("        operationPath: ./library.openapi.json#/paths/~1hours/get").replace("w\n", "w3\n"),
+    });
+    expect(c.refused).toEqual([]);
+    for (const w of c.converted) expect((w.stepfile.tools as Record<string, { exposes: string[] }>).library!.exposes).toEqual(["getHours"]);
+    const dotted = structuredClone(api) as { paths: Record<string, { get: { operationId: string } }> };
+    dotted.paths["/books/{isbn}"]!.get.operationId = "library.getHours";
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const dir = mkdtempSync(join((await import("node:os")).tmpdir(), "stepgate-respect-"));
+    writeFileSync(join(dir, "library.openapi.json"), JSON.stringify(dotted));
+    const text = head(library) + oneStep("        operationId: library.getHours");
+    const literal = await convertDocument(readArazzo(text, "m"), { documentPath: join(dir, "m.arazzo.yaml") });
+    // The whole text is an operationId of the document, so it is that operation, not getHours.
+    expect(literal.refused.map(refusalLine)).toEqual([expect.stringContaining("a stepfile exposes operations by names of letters, digits, _ and -")]);
+  });
+
+  it("drops an input read only by the Authorization parameter, and says the credential is sent instead", async () => {
+    const c = await convertIn({
+      "main.arazzo.yaml":
+        head(library) +
+        `  - workflowId: w
+    inputs: { type: object, properties: { token: { type: string }, isbn: { type: string } } }
+    steps:
+      - stepId: s
+        operationId: getBook
+        parameters:
+          - { name: Authorization, in: header, value: $inputs.token }
+          - { name: isbn, in: path, value: $inputs.isbn }
+`,
+    });
+    expect(c.refused).toEqual([]);
+    expect(Object.keys((c.converted[0]!.stepfile.inputs as { properties: object }).properties)).toEqual(["isbn"]);
+    expect(c.notes.map((n) => [n.rule, n.path])).toEqual([["arazzo-credential-parameter", "workflows[0]"]]);
+    expect(c.notes[0]!.message).toContain("workflow w, step s: parameter Authorization (in header) is not sent as written: the security scheme of operation getBook puts its credential in that header, so Stepgate sends the credential library-auth there, read from LIBRARY_AUTH_API_KEY");
+  });
+
+  it("refuses an operationId in an Arazzo source, a workflow it does not have, and documents that name each other, without waiting on itself", async () => {
+    const loans = head(`${library}\n  - { name: main, url: ./main.arazzo.yaml, type: arazzo }`) + oneStep("        workflowId: $sourceDescriptions.main.w").replace("w\n", "lend\n");
+    const main =
+      head(`${library}\n  - { name: loans, url: ./loans.arazzo.yaml, type: arazzo }\n  - { name: self, url: ./main.arazzo.yaml, type: arazzo }`) +
+      oneStep("        operationId: loans.createLoan") +
+      oneStep("        workflowId: $sourceDescriptions.loans.nothing").replace("w\n", "w2\n") +
+      oneStep("        workflowId: $sourceDescriptions.loans.lend").replace("w\n", "w3\n") +
+      oneStep("        workflowId: $sourceDescriptions.self.w").replace("w\n", "w4\n");
+    const lines = (await convertIn({ "main.arazzo.yaml": main, "loans.arazzo.yaml": loans })).refused.map(refusalLine);
+    expect(lines[0]).toContain("operationId loans.createLoan: source loans is an Arazzo document, which holds workflows, not operations");
+    expect(lines[1]).toMatch(/workflowId \$sourceDescriptions\.loans\.nothing: source loans \(.*loans\.arazzo\.yaml\) has no workflow nothing; to convert it, name one of its workflows \(lend\)/);
+    expect(lines[2]).toMatch(/source main is a document already being read \(.*main\.arazzo\.yaml -> .*loans\.arazzo\.yaml -> .*main\.arazzo\.yaml\)/);
+    expect(lines[3]).toMatch(/source self is a document already being read .*; to convert it, run this document's own workflows by their plain workflowId/);
+  });
+
+  it("names the filter a `$.field == value` jsonpath condition means", async () => {
+    const c = await convertIn({
+      "main.arazzo.yaml": head(library) + oneStep("        operationId: getHours\n        successCriteria:\n          - { context: $response.body, type: jsonpath, condition: \"$.closes == '18:00'\" }"),
+    });
+    expect(refusalLine(c.refused[0]!)).toContain("to convert it, write it as the filter $[?@.closes == '18:00']");
   });
 });

@@ -25,6 +25,7 @@ import { agentWrite } from "./agent-write.js";
 import { arazzoSchema } from "./arazzo-schema.js";
 import { arazzoUnconvertible } from "./arazzo-unconvertible.js";
 import { arazzoUnvalidated } from "./arazzo-unvalidated.js";
+import { arazzoCredentialParameter } from "./arazzo-credential-parameter.js";
 import { callArguments } from "./call-arguments.js";
 import { canonicalForm } from "./canonical-form.js";
 import { credentialsRule } from "./credentials.js";
@@ -107,7 +108,7 @@ export const WARNING_RULES: readonly Rule[] = [
 ];
 
 /** The rules the load's own steps report (rule.ts, StageRule), in the order a load meets them. */
-export const STAGE_RULES: readonly StageRule[] = [fileSize, syntax, duplicateJsonKey, flowKeyWithoutValue, yamlWarning, structure, schema, pinnedDocumentUnchecked, arazzoSchema, arazzoUnconvertible, arazzoUnvalidated];
+export const STAGE_RULES: readonly StageRule[] = [fileSize, syntax, duplicateJsonKey, flowKeyWithoutValue, yamlWarning, structure, schema, pinnedDocumentUnchecked, arazzoSchema, arazzoUnconvertible, arazzoUnvalidated, arazzoCredentialParameter];
 
 /** Every rule that can be reported: what SARIF's tool.driver.rules and docs/checks.md list. */
 export const ALL_RULES: readonly RuleInfo[] = [...STAGE_RULES, ...ERROR_RULES, ...WARNING_RULES];
