@@ -17,7 +17,7 @@
 // - a backward `goto` is a loop, a failure `goto` a branch the run cannot
 //   take after a failed step, a `goto` to a workflow a transfer: refused.
 import { isObject, resolvePointer, type JsonObject } from "../format/json-pointer.js";
-import { criteriaExpression, type Criterion } from "./criteria.js";
+import { criteriaExpression, statusesWhere, type Criterion } from "./criteria.js";
 import type { Scope } from "./expressions.js";
 import type { Logic } from "./json-logic.js";
 import { refuse } from "./refusals.js";
@@ -112,25 +112,28 @@ export function checkFailureActions(actions: readonly { action: Action; construc
     if (action.stepId !== undefined || action.workflowId !== undefined) {
       refuse(scope, construct, "a retry that first runs another step or workflow is a loop", "drop the stepId or workflowId, so only this step's call is retried");
     }
-    const statuses = retryStatuses(action.criteria ?? []);
+    // The statuses the criteria select, whatever they are written with (`== 503`, `>= 500`, `||`, `&&`); only 429 and an idempotent method's 5xx are retried by the runtime.
+    const statuses = statusesWhere(action.criteria ?? [], { scope, construct: `${construct}.criteria` });
     const retried = (s: number) => s === 429 || (method !== undefined && s >= 500 && s <= 599 && RETRIED_5XX.has(method));
     if (!statuses || statuses.length === 0 || !statuses.every(retried)) {
       refuse(
         scope,
         construct,
-        `a stepfile retries a call only on 429, and on 5xx for GET, HEAD, OPTIONS, PUT and DELETE (the runtime's retry rules); this retry ${statuses && statuses.length > 0 ? `is for ${statuses.join(", ")} on ${method?.toUpperCase() ?? "a workflow"}` : "has criteria other than those statuses, or none"}`,
+        `a stepfile retries a call only on 429, and on 5xx for GET, HEAD, OPTIONS, PUT and DELETE (the runtime's retry rules); this retry ${statuses && statuses.length > 0 ? `is for ${statusRanges(statuses)} on ${method?.toUpperCase() ?? "a workflow"}` : "has criteria other than those statuses, or none"}`,
         "limit its criteria to $statusCode == 429 (or a 5xx of an idempotent method), which the runtime retries itself, or drop it",
       );
     }
   }
 }
 
-/** The statuses a retry's criteria select, when they are only `$statusCode == N` joined by ||; undefined otherwise. */
-function retryStatuses(criteria: readonly Criterion[]): number[] | undefined {
-  if (criteria.length !== 1) return undefined;
-  const c = criteria[0]!;
-  if (c.type !== undefined && c.type !== "simple") return undefined;
-  const parts = c.condition.split("||").map((p) => /^\s*\(?\s*\$statusCode\s*==\s*(\d{3})\s*\)?\s*$/.exec(p));
-  if (parts.some((m) => !m)) return undefined;
-  return parts.map((m) => Number(m![1]));
+/** `400-599`, `429, 503`: consecutive codes as ranges, so `$statusCode >= 400` is not two hundred numbers. */
+function statusRanges(codes: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < codes.length; ) {
+    let j = i;
+    while (j + 1 < codes.length && codes[j + 1] === codes[j]! + 1) j++;
+    parts.push(j > i ? `${codes[i]!}-${codes[j]!}` : String(codes[i]!));
+    i = j + 1;
+  }
+  return parts.join(", ");
 }

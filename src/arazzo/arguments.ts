@@ -14,7 +14,7 @@ import { pointerTokens, type Scope } from "./expressions.js";
 import type { Logic } from "./json-logic.js";
 import type { FoundOperation } from "./operations.js";
 import { refuse } from "./refusals.js";
-import { credentialHeader } from "./security.js";
+import { credentialPlace } from "./security.js";
 import { expression, template } from "./templates.js";
 
 export interface ArazzoParameter {
@@ -28,16 +28,19 @@ const STEPGATE_HEADERS = new Set(["accept", "content-type", "authorization", "ho
 
 /**
  * A step's parameters split into those sent as arguments and those that set
- * the header the operation's own security scheme puts its credential in
- * (Redocly's museum example passes `Authorization: Basic ...` as a workflow
- * parameter; Redocly/museum-openapi-example at 2770b2b,
- * arazzo/museum-api.arazzo.yaml). Stepgate puts the credential it holds in
- * that header itself, so the second kind is never sent as written; the
- * converter says so in a note (convert.ts).
+ * what the operation's own security scheme puts its credential in: the
+ * Authorization header (Redocly's museum example passes `Authorization:
+ * Basic ...` as a workflow parameter; Redocly/museum-openapi-example at
+ * 2770b2b, arazzo/museum-api.arazzo.yaml), or an apiKey's header, query
+ * parameter or cookie (Jentic's generated workflows pass an API key from an
+ * input as a query parameter; jentic/jentic-public-apis at c7d9a6e,
+ * workflows/meteosource.com/workflows.arazzo.json). Stepgate puts the
+ * credential it holds there itself, so the second kind is never sent as
+ * written; the converter says so in a note (convert.ts).
  */
-export function withoutCredentialHeaders(op: FoundOperation, parameters: readonly ArazzoParameter[]): { sent: ArazzoParameter[]; replaced: ArazzoParameter[] } {
-  const header = credentialHeader(op);
-  const replaces = (p: ArazzoParameter) => header !== undefined && p.in === "header" && p.name.toLowerCase() === header;
+export function withoutCredentialParameters(op: FoundOperation, parameters: readonly ArazzoParameter[]): { sent: ArazzoParameter[]; replaced: ArazzoParameter[] } {
+  const place = credentialPlace(op);
+  const replaces = (p: ArazzoParameter) => place !== undefined && p.in === place.in && (place.in === "header" ? p.name.toLowerCase() === place.name : p.name === place.name);
   return { sent: parameters.filter((p) => !replaces(p)), replaced: parameters.filter(replaces) };
 }
 

@@ -102,8 +102,8 @@ function convertWorkflow(workflow: JsonObject, workflowId: string, document: Jso
 }
 
 /**
- * One note per parameter that set a credential's header (a workflow-level
- * one applies to each of its steps): the header gets the credential Stepgate
+ * One note per parameter that set where a credential goes (a workflow-level
+ * one applies to each of its steps): that place gets the credential Stepgate
  * holds, read from the environment. The value written is not repeated.
  */
 function credentialNotes(replaced: Build["credentialParameters"], tools: JsonObject): string[] {
@@ -114,7 +114,8 @@ function credentialNotes(replaced: Build["credentialParameters"], tools: JsonObj
     const credentials = [...new Set(uses.map((c) => (Object.values(tools).find((t) => isObject(t) && Array.isArray(t.exposes) && t.exposes.includes(c.op.operationId)) as { credential?: string } | undefined)?.credential ?? ""))];
     const variables = credentials.map((c) => `${c.toUpperCase().replaceAll("-", "_")}_API_KEY`);
     const steps = uses.map((c) => c.step);
-    return `workflow ${workflow}, step${steps.length > 1 ? "s" : ""} ${steps.join(", ")}: parameter ${parameter.name} (in header) is not sent as written: the security scheme of ${uses.length > 1 ? "those operations" : `operation ${uses[0]!.op.operationId}`} puts its credential in that header, so Stepgate sends the credential ${credentials.join(", ")} there, read from ${variables.join(", ")} when the call is made (a value written in the document, or given as an input, is never sent)`;
+    const where = parameter.in === "query" ? "query parameter" : parameter.in ?? "header";
+    return `workflow ${workflow}, step${steps.length > 1 ? "s" : ""} ${steps.join(", ")}: parameter ${parameter.name} (in ${parameter.in ?? "header"}) is not sent as written: the security scheme of ${uses.length > 1 ? "those operations" : `operation ${uses[0]!.op.operationId}`} puts its credential in that ${where}, so Stepgate sends the credential ${credentials.join(", ")} there, read from ${variables.join(", ")} when the call is made (a value written in the document, or given as an input, is never sent)`;
   });
 }
 
@@ -122,7 +123,7 @@ function credentialNotes(replaced: Build["credentialParameters"], tools: JsonObj
  * Inputs that only carry a secret are dropped, so the agent is never asked
  * for one: those read by Redocly's `x-security` extension (an Arazzo
  * extension field, which other tools may ignore; it feeds a security scheme
- * from workflow inputs) and by parameters that set the credential's header
+ * from workflow inputs) and by parameters that set where the credential goes
  * (arguments.ts), when no converted step reads them. The scheme is a
  * credential Stepgate holds (security.ts), read from the environment.
  */

@@ -101,6 +101,35 @@ function parse(text: string, place: CriteriaPlace): Node {
   }
 }
 
+/**
+ * The statuses (100-599) for which every criterion holds, when the criteria
+ * are simple conditions that read nothing but `$statusCode`, so each status
+ * folds them to true or false (`$statusCode >= 500`, `$statusCode == 429 ||
+ * $statusCode == 503`); undefined when they read anything else. A retry's
+ * criteria are judged by this set (actions.ts).
+ */
+export function statusesWhere(criteria: readonly Criterion[], place: CriteriaPlace): number[] | undefined {
+  if (criteria.length === 0 || criteria.some((c) => (typeof c.type === "object" ? c.type.type : c.type ?? "simple") !== "simple")) return undefined;
+  const nodes = criteria.map((c) => parse(c.condition, place));
+  const holding: number[] = [];
+  for (let status = 100; status <= 599; status++) {
+    let holds = true;
+    for (const node of nodes) {
+      let folded: Logic;
+      try {
+        folded = lower(node, place, status, undefined);
+      } catch (error) {
+        if (error instanceof WorkflowRefused) return undefined;
+        throw error;
+      }
+      if (typeof folded !== "boolean") return undefined;
+      holds &&= folded;
+    }
+    if (holds) holding.push(status);
+  }
+  return holding;
+}
+
 /** Lower once per possible status code; the results must agree (see the file's opening comment). */
 function folded(place: CriteriaPlace, lowerWith: (status: number | undefined) => Logic): Logic {
   const codes = place.statusCodes;

@@ -58,19 +58,21 @@ function requirementOf(op: FoundOperation): JsonObject | undefined {
 }
 
 /**
- * The request header this operation's credential goes in, lower-cased:
- * `authorization` for http and oauth2 schemes, the header an apiKey scheme
- * names. A workflow parameter for that header carries the secret Stepgate
- * holds instead (arguments.ts).
+ * Where this operation's credential goes on a request: the `authorization`
+ * header for http and oauth2 schemes, an apiKey scheme's header (lower-cased),
+ * query parameter or cookie. A workflow parameter for that place carries the
+ * secret Stepgate holds instead (arguments.ts).
  */
-export function credentialHeader(op: FoundOperation): string | undefined {
+export function credentialPlace(op: FoundOperation): { in: "header" | "query" | "cookie"; name: string } | undefined {
   const first = requirementOf(op);
   const components = op.source.document.components;
   const schemes = isObject(components) && isObject(components.securitySchemes) ? components.securitySchemes : {};
   const scheme = first ? schemes[Object.keys(first)[0]!] : undefined;
   if (!isObject(scheme)) return undefined;
-  if (scheme.type === "http" || scheme.type === "oauth2") return "authorization";
-  if (scheme.type === "apiKey" && scheme.in === "header" && typeof scheme.name === "string") return scheme.name.toLowerCase();
+  if (scheme.type === "http" || scheme.type === "oauth2") return { in: "header", name: "authorization" };
+  if (scheme.type !== "apiKey" || typeof scheme.name !== "string") return undefined;
+  if (scheme.in === "header") return { in: "header", name: scheme.name.toLowerCase() };
+  if (scheme.in === "query" || scheme.in === "cookie") return { in: scheme.in, name: scheme.name };
   return undefined;
 }
 

@@ -12,7 +12,7 @@
 // Step Object: OAI/Arazzo-Specification versions/1.0.1.md at fc140d26c440291b0061c62a53e45a8fb07cc369.
 import { isObject, resolvePointer, type JsonObject } from "../format/json-pointer.js";
 import { actionsOf, checkFailureActions, nextExpression } from "./actions.js";
-import { callArguments, withoutCredentialHeaders, type ArazzoParameter } from "./arguments.js";
+import { callArguments, withoutCredentialParameters, type ArazzoParameter } from "./arguments.js";
 import { criterionExpression, type Criterion } from "./criteria.js";
 import { translateExpression, type Scope } from "./expressions.js";
 import { and, not, or, type Logic } from "./json-logic.js";
@@ -38,7 +38,7 @@ export interface Build {
   ids: IdPool;
   steps: StepfileStep[];
   operations: FoundOperation[];
-  /** Parameters that set the header a credential goes in, which Stepgate fills with the credential it holds instead (arguments.ts). */
+  /** Parameters that set where a credential goes (a header, query parameter or cookie), which Stepgate fills with the credential it holds instead (arguments.ts). */
   credentialParameters: { workflow: string; step: string; parameter: ArazzoParameter; op: FoundOperation }[];
 }
 
@@ -168,7 +168,7 @@ function operationStep(step: JsonObject, index: number, arazzoIds: string[], fra
   const argumentScope: Scope = { ...scope };
   const responseScope: Scope = { ...scope, responseRoot: "responses.call" };
   const gateScope: Scope = { ...scope, responseRoot: "calls.0.result" };
-  const { sent, replaced } = withoutCredentialHeaders(op, parametersOf(step, frame.workflow, frame.document, scope));
+  const { sent, replaced } = withoutCredentialParameters(op, parametersOf(step, frame.workflow, frame.document, scope));
   const args = callArguments(op, sent, step.requestBody, argumentScope);
   for (const parameter of replaced) build.credentialParameters.push({ step: String(step.stepId), workflow: frame.workflowId, parameter, op });
   checkFailureActions(actionsOf(step.onFailure, frame.workflow.failureActions, frame.document, scope, "onFailure"), op.method, scope);

@@ -237,3 +237,57 @@ ${step}
     expect(refusalLine(c.refused[0]!)).toContain("to convert it, write it as the filter $[?@.closes == '18:00']");
   });
 });
+
+describe("Jentic's generated workflows (jentic/jentic-public-apis, workflows/*/workflows.arazzo.json)", () => {
+  const api = (method: "get" | "post") => ({
+    openapi: "3.0.2",
+    info: { title: "weather", version: "1" },
+    servers: [{ url: "https://weather.example.com/api" }],
+    components: { securitySchemes: { APIKeyQuery: { type: "apiKey", in: "query", name: "key" } } },
+    security: [{ APIKeyQuery: [] }],
+    paths: { "/point": { [method]: { operationId: "point", parameters: [{ name: "place", in: "query", schema: { type: "string" } }, { name: "key", in: "query", schema: { type: "string" } }], responses: { "200": { description: "ok" } } } } },
+  });
+  const doc = (retryWhen: string) =>
+    JSON.stringify({
+      arazzo: "1.0.1",
+      info: { title: "Jentic Generated Arazzo Specification", version: "1.0.0" },
+      sourceDescriptions: [{ name: "openapi_source", url: "./weather.json", type: "openapi" }],
+      workflows: [
+        {
+          workflowId: "forecast",
+          inputs: { type: "object", properties: { place: { type: "string" }, key: { type: "string" } } },
+          steps: [{ stepId: "point", operationId: "point", parameters: [{ name: "place", in: "query", value: "$inputs.place" }, { name: "key", in: "query", value: "$inputs.key" }], successCriteria: [{ condition: "$statusCode == 200" }] }],
+          failureActions: [{ reference: "$components.failureActions.auth_failure" }, { reference: "$components.failureActions.server_error" }],
+        },
+      ],
+      components: {
+        failureActions: {
+          auth_failure: { name: "auth_failure", type: "end", criteria: [{ condition: "$statusCode == 401" }] },
+          server_error: { name: "server_error", type: "retry", retryAfter: 2, retryLimit: 3, criteria: [{ condition: retryWhen }] },
+        },
+      },
+    });
+  async function convertWith(method: "get" | "post", retryWhen: string): Promise<Conversion> {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const dir = mkdtempSync(join((await import("node:os")).tmpdir(), "stepgate-jentic-"));
+    writeFileSync(join(dir, "weather.json"), JSON.stringify(api(method)));
+    return convertDocument(readArazzo(doc(retryWhen), "w.arazzo.json"), { documentPath: join(dir, "w.arazzo.json") });
+  }
+
+  it("sends the held API key where the scheme puts it, never the input, and drops the input", async () => {
+    const c = await convertWith("get", "$statusCode >= 500");
+    expect(c.refused).toEqual([]);
+    const stepfile = c.converted[0]!.stepfile as { inputs: { properties: object }; steps: Step[] };
+    expect(Object.keys(stepfile.inputs.properties)).toEqual(["place"]);
+    expect(JSON.stringify(stepfile.steps)).not.toContain("inputs.key");
+    expect(c.notes[0]!.message).toContain("parameter key (in query) is not sent as written: the security scheme of operation point puts its credential in that query parameter, so Stepgate sends the credential api-key-query there, read from API_KEY_QUERY_API_KEY");
+  });
+
+  it("reads a retry's criteria as the statuses they select: >= 500 on a GET is what the runtime retries", async () => {
+    for (const when of ["$statusCode >= 500", "$statusCode > 499 && $statusCode < 600", "$statusCode == 429 || $statusCode >= 500"]) expect((await convertWith("get", when)).refused, when).toEqual([]);
+    const lines = async (method: "get" | "post", when: string) => (await convertWith(method, when)).refused.map(refusalLine);
+    expect(await lines("get", "$statusCode >= 400")).toEqual([expect.stringContaining("this retry is for 400-599 on GET")]);
+    expect(await lines("post", "$statusCode >= 500")).toEqual([expect.stringContaining("this retry is for 500-599 on POST")]);
+    expect(await lines("get", "$response.body#/retry == true")).toEqual([expect.stringContaining("this retry has criteria other than those statuses, or none")]);
+  });
+});

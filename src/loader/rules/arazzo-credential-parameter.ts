@@ -1,5 +1,6 @@
-// A workflow parameter that sets the header an operation's security scheme
-// puts its credential in (`Authorization`, or an apiKey's header): the
+// A workflow parameter that sets where an operation's security scheme puts
+// its credential (`Authorization`, or an apiKey's header, query parameter or
+// cookie): the
 // converted stepfile sends the credential Stepgate holds there instead, so
 // the value written in the document (or asked of the agent as an input) is
 // never sent. The workflow still converts; this finding says what changed.
@@ -9,5 +10,5 @@ export const arazzoCredentialParameter: StageRule = {
   id: "arazzo-credential-parameter",
   severity: "warning",
   stage: "convert",
-  description: "An Arazzo parameter sets the header an operation's security scheme puts its credential in; Stepgate sends the credential it holds there instead of the value written.",
+  description: "An Arazzo parameter sets where an operation's security scheme puts its credential (a header, query parameter or cookie); Stepgate sends the credential it holds there instead of the value written.",
 };
