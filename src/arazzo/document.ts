@@ -90,11 +90,19 @@ function schemaIssues(errors: readonly ErrorObject[], data: JsonObject, parsed: 
   for (const [key, error] of byPlace) {
     if (keys.some((k) => k !== key && k.startsWith(key) && ["oneOf", "anyOf", "if", "then", "else", "$ref"].includes(error.keyword))) continue;
     const segments = pointerSegments(error.instancePath);
-    const extra = error.keyword === "additionalProperties" ? ` (${String((error.params as { additionalProperty: string }).additionalProperty)})` : "";
+    const extra = error.keyword === "additionalProperties" ? ` (${String((error.params as { additionalProperty: string }).additionalProperty)})` : simpleWithoutContext(error, data, segments) ? "; simple is the default type, so drop type: simple, or give the context it applies to" : "";
     const at = parsed.locate(segments);
     issues.push({ path: key, message: `${error.message ?? "is invalid"}${extra} (Arazzo JSON Schema)`, ...(at ? { line: at.line, column: at.column } : {}) });
   }
   return { errors: issues.slice(0, 20), skipped };
+}
+
+/** A Criterion Object with `type: simple` and no context (the Criterion Object asks for a context whenever type is given), as Jentic's cookbook writes them. */
+function simpleWithoutContext(error: ErrorObject, data: JsonObject, segments: PathSegment[]): boolean {
+  if (error.keyword !== "dependentRequired" || (error.params as { missingProperty?: string }).missingProperty !== "context") return false;
+  let node: unknown = data;
+  for (const s of segments) node = isObject(node) || Array.isArray(node) ? (node as Record<string | number, unknown>)[s] : undefined;
+  return isObject(node) && node.type === "simple";
 }
 
 function pointerSegments(pointer: string): PathSegment[] {

@@ -57,7 +57,8 @@ export function translateExpression(raw: string, scope: Scope): Logic {
   const head = hash === -1 ? expression : expression.slice(0, hash);
   const pointer = hash === -1 ? [] : pointerTokens(expression.slice(hash + 1), scope, expression);
   const construct = `the runtime expression ${expression}`;
-  const dotted = head.split(".");
+  // `posts[0].id` after a name, as Jentic's cookbook writes it (`$steps.fetchPosts.outputs.posts[0].id`), is `posts.0.id`: an index can mean nothing else.
+  const dotted = head.replace(/\[(0|[1-9][0-9]*)\]/g, ".$1").split(".");
   switch (dotted[0]) {
     case "$inputs": {
       if (dotted.length < 2 || dotted[1] === "") refuse(scope, construct, "it names no input", "name the input, as $inputs.<name>");
@@ -65,19 +66,23 @@ export function translateExpression(raw: string, scope: Scope): Logic {
       return deeper(input, [...dotted.slice(2), ...pointer]);
     }
     case "$steps": {
-      const [, stepId, kind, name, ...rest] = dotted;
-      if (kind !== "outputs" || name === undefined) {
+      // `$steps.<id>.outputs` alone is the step's whole outputs map (jentic-community/arazzo-engine-cookbook at 47afafb returns it as a workflow output).
+      const [, stepId, kind, ...names] = dotted;
+      if (kind !== "outputs" || names.some((n) => n === "")) {
         refuse(scope, construct, `a step is read through its outputs`, `write $steps.${stepId ?? "<stepId>"}.outputs.<name>`);
       }
       const id = stepId === undefined ? undefined : scope.stepOutputs(stepId);
       if (id === undefined) refuse(scope, construct, `no earlier step of this workflow has stepId ${stepId ?? ""}`, "name an earlier step");
-      return path("steps", [id, "outputs", name, ...rest, ...pointer]);
+      return path("steps", [id, "outputs", ...names, ...pointer]);
     }
     case "$response": {
-      if (dotted[1] === "body" && dotted.length === 2) {
+      if (dotted[1] === "body") {
         if (scope.responseRoot === undefined) refuse(scope, construct, "there is no response here", "read the value from a step's outputs");
         const [root, ...keys] = scope.responseRoot.split(".");
-        return path(root!, [...keys, ...pointer]);
+        // `$response.body.id`, as `$inputs.x.y` is read: not the ABNF's body-reference (`body#/id`), but what
+        // Jentic's and Respect's runners read it as, and it can mean nothing else (jentic-community/arazzo-engine-cookbook at 47afafb).
+        if (dotted.slice(2).some((k) => k === "")) refuse(scope, construct, "it has an empty name after a dot", "use $response.body#/<pointer>");
+        return path(root!, [...keys, ...dotted.slice(2), ...pointer]);
       }
       if (dotted[1] === "header") {
         refuse(scope, construct, "a stepfile's calls keep the response body only, so a response header cannot be read", "have the API return the value in its body, or drop this output or criterion");

@@ -15,8 +15,9 @@
 //   it, so two documents naming the same OpenAPI document share one tool;
 // - any other type (asyncapi, graphql, grpc, ...) cannot be a stepfile
 //   tool: the workflows that use it are refused, the rest convert.
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { StepfileInvalid } from "../errors.js";
 import { isObject, type JsonObject } from "../format/json-pointer.js";
 import { sha256 } from "../format/identity.js";
@@ -93,7 +94,7 @@ function loadSource(entry: JsonObject, options: SourceOptions, loaded: Loaded, w
   if (!state) {
     state = (async (): Promise<SourceState> => {
       try {
-        const bytes = await sourceBytes(name, where, remote, copy !== undefined, options);
+        const bytes = await sourceBytes(name, where, remote, copy !== undefined ? undefined : url, options);
         if (type === "arazzo") return { arazzo: await arazzoSource(name, where, bytes, options, loaded, within) };
         const document = openApi(parseDocument(bytes, where), name);
         const origin = remote ? { kind: "pinned" as const, url: where, sha256: sha256(bytes) } : { kind: "inline" as const };
@@ -109,10 +110,19 @@ function loadSource(entry: JsonObject, options: SourceOptions, loaded: Loaded, w
   return state;
 }
 
-async function sourceBytes(name: string, location: string, remote: boolean, copied: boolean, options: SourceOptions): Promise<Uint8Array> {
+/** `written`: the url as the document writes it; undefined for a --source copy. */
+async function sourceBytes(name: string, location: string, remote: boolean, written: string | undefined, options: SourceOptions): Promise<Uint8Array> {
   if (!remote) {
     return readFile(location).catch((error: NodeJS.ErrnoException) => {
-      throw new SourceProblem(`source ${name}: ${location} could not be read (${error.code ?? error.message})`, copied ? "name a readable local copy" : `put the document at ${location}, or name a local copy with --source ${name}=<file>`);
+      if (written === undefined) throw new SourceProblem(`source ${name}: ${location} could not be read (${error.code ?? error.message})`, "name a readable local copy");
+      // Some runners resolve a relative url from the folder they run in (Jentic's cookbook at 47afafb is written so);
+      // Arazzo resolves it from the document's (RFC 3986, 5.1), so where the file is found that way is only named.
+      const fromHere = relative(process.cwd(), resolve(written));
+      const elsewhere = !isAbsolute(written) && resolve(written) !== location && existsSync(resolve(written));
+      throw new SourceProblem(
+        `source ${name}: ${location} could not be read (${error.code ?? error.message}); a relative url is resolved from the Arazzo document's folder`,
+        elsewhere ? `name the file found from the current folder with --source ${name}=${fromHere}, or move the document` : `put the document at ${location}, or name a local copy with --source ${name}=<file>`,
+      );
     });
   }
   if (!options.fetchRemote) throw new SourceProblem(`source ${name} is at ${location}, which is not fetched here`, `name a local copy with --source ${name}=<file>`);

@@ -291,3 +291,51 @@ describe("Jentic's generated workflows (jentic/jentic-public-apis, workflows/*/w
     expect(await lines("get", "$response.body#/retry == true")).toEqual([expect.stringContaining("this retry has criteria other than those statuses, or none")]);
   });
 });
+
+describe("Jentic's cookbook spellings (jentic-community/arazzo-engine-cookbook at 47afafb)", () => {
+  const doc = (step: string, outputs = "") => `arazzo: 1.0.1
+info: { title: t, version: "1" }
+sourceDescriptions: [{ name: store, url: ./store.openapi.json, type: openapi }]
+workflows:
+  - workflowId: w
+    inputs: { type: object, properties: { petId: { type: integer } } }
+    steps:
+${step}
+${outputs}`;
+  const read = `      - stepId: read
+        operationId: getPet
+        parameters: [{ name: petId, in: path, value: $inputs.petId }]
+        outputs:
+          name: $response.body.name
+          firstTag: $response.body.tags[0]
+`;
+
+  it("reads $response.body.<name>, an index in brackets, and $steps.<id>.outputs whole, as the names they spell", async () => {
+    const c = await convert("jentic.arazzo.yaml", doc(read, "    outputs:\n      pet: $steps.read.outputs\n      tag: $steps.read.outputs.firstTag"));
+    expect(c.refused).toEqual([]);
+    const out = steps(c);
+    expect(out[0]!.do!.output).toEqual({ object: [["outputs", { object: [["name", { var: "responses.call.name" }], ["firstTag", { var: "responses.call.tags.0" }]] }]] });
+    expect(out[1]!.do!.output).toEqual({ object: [["pet", { var: "steps.read.outputs" }], ["tag", { var: "steps.read.outputs.firstTag" }]] });
+    expect(loadStepfileText(stepfileText(c.converted[0]!.stepfile), "jentic").warnings).toEqual([]);
+  });
+
+  it("names the file a relative url finds from the current folder, where the document's folder has none", async () => {
+    const { mkdtempSync } = await import("node:fs");
+    const dir = mkdtempSync(join((await import("node:os")).tmpdir(), "stepgate-cwd-"));
+    const text = doc(read).replace("url: ./store.openapi.json", "url: test/arazzo/fixtures/store.openapi.json");
+    const c = await convertDocument(readArazzo(text, "j"), { documentPath: join(dir, "j.arazzo.yaml") });
+    const line = refusalLine(c.refused[0]!);
+    expect(line).toContain("a relative url is resolved from the Arazzo document's folder");
+    expect(line).toContain("name the file found from the current folder with --source store=test/arazzo/fixtures/store.openapi.json");
+  });
+
+  it("says why type: simple with no context is refused by the Arazzo schema, and what to write", () => {
+    const text = doc(`      - stepId: read
+        operationId: getPet
+        successCriteria:
+          - condition: $statusCode == 200
+            type: simple
+`);
+    expect(() => readArazzo(text, "j")).toThrow(/must have property context when property type is present; simple is the default type, so drop type: simple, or give the context it applies to/);
+  });
+});
