@@ -364,6 +364,23 @@ describe("asana-weekly-status against Asana's description", () => {
       ]),
     );
   });
+
+  it("follows next_page by the offset Asana names, and reads each later page's tasks as Asana declares them", () => {
+    const entry = structuredClone(checked.find((c) => c.entry.name === "asana-weekly-status")!.doc) as StepfileDocument;
+    const collect = entry.steps.find((s) => s.id === "collect")!;
+    const page2 = collect.do!.calls!.find((c) => c.id === "page2")!;
+    // The token read from a field NextPage does not have, and a later page's task read by a name TaskCompact does not have.
+    page2.each = JSON.parse(JSON.stringify(page2.each).replaceAll("next_page.offset", "next_page.next_offset")) as never;
+    const output = collect.do!.output as Record<string, unknown>;
+    output.tasks = JSON.parse(JSON.stringify(output.tasks).replace('{"map":[{"var":"responses.page3"},{"map":[{"var":"data"},{"object":[["gid",{"var":"gid"}]', '{"map":[{"var":"responses.page3"},{"map":[{"var":"data"},{"object":[["gid",{"var":"task_gid"}]')) as never;
+    const report = checkEntry(entry, provider(bySource("asana")));
+    expect(report.findings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^step collect: responses\.tasks\.next_page\.next_offset reads next_offset, which Asana\/openapi \(defs\/asana_oas\.yaml\) does not declare there \(it has offset/),
+        expect.stringMatching(/^step collect: the item\.task_gid reads task_gid, which Asana\/openapi \(defs\/asana_oas\.yaml\) does not declare there/),
+      ]),
+    );
+  });
 });
 
 describe("sea-state-go-no-go against Open-Meteo's marine description", () => {

@@ -545,7 +545,13 @@ function checkCalls(stepfile: StepfileDocument, published: Map<string, Published
     }
     const reader = new PathReader(provider, report, `step ${step.id}`);
     if (step.do) reader.walk(step.do.output, { roots, item: undefined });
-    if (step.do) for (const call of step.do.calls ?? []) reader.walk(call.arguments, { roots, item: undefined });
+    if (step.do) {
+      for (const call of step.do.calls ?? []) {
+        reader.walk(call.arguments, { roots, item: undefined });
+        // An each that reads an earlier call's response (the next page's offset token) is held to it too.
+        if (call.each !== undefined) reader.walk(call.each, { roots, item: undefined });
+      }
+    }
     const results = (id: string): Schema | undefined => successBody(id);
     for (const expression of [...(step.gates ?? []).flatMap((g) => [g.predicate, g.explain]), ...Object.values(step.let ?? {}), ...Object.values(step.derive ?? {})]) {
       reader.walk(expression, { roots: new Map(), item: undefined, results });
