@@ -110,12 +110,15 @@ export class ToolCallFailed extends StepgateError {
   readonly name = "ToolCallFailed";
   readonly status: number | null;
   readonly body: string;
+  /** What went wrong without the operation or the body ("HTTP 503, the API asked to wait 120 s, ..."), for a caller that names the request its own way. */
+  readonly what: string;
   constructor(operation: string, status: number | null, body: string, reason?: string) {
     // A reason given with a status (an encoding Stepgate cannot read, a wait too long) is what the client needs to hear.
     const what = status === null ? (reason ?? "no response") : reason ? `HTTP ${status}, ${reason}` : `HTTP ${status}`;
     super(`${operation} failed: ${what}${body ? `: ${body}` : ""}`, { operation, status, body, ...(reason ? { reason } : {}) });
     this.status = status;
     this.body = body;
+    this.what = what;
   }
 }
 

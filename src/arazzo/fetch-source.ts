@@ -1,8 +1,13 @@
 // Fetching a remote source description the way stepgate_inspect_api does
 // (src/authoring/inspect-api.ts): public https only, judged from the URL
 // (src/authoring/public-url.ts), through egress with only that host allowed
-// and no credential source, so a redirect elsewhere is refused per hop.
-import { UrlNotPublic } from "../errors.js";
+// and no credential source, so a redirect elsewhere is refused per hop. It
+// happens while a document loads (serving, --from-arazzo), so the whole fetch,
+// the seed's retries included, has the load bound (src/limits.ts loadFetchMs):
+// a slow or failing server fails the source soon, and the refusal names
+// --source, the way to go on without it.
+import { ToolCallFailed, UrlNotPublic } from "../errors.js";
+import { loadFetchMs } from "../limits.js";
 import { inspectFetch } from "../authoring/inspect-policy.js";
 import { addressGuard } from "../egress/address-guard.js";
 import { publicHttpsUrl, urlProblem } from "../authoring/public-url.js";
@@ -21,7 +26,11 @@ export function remoteSourceFetcher(requests: FetchLimits): (url: string) => Pro
     const problem = urlProblem(raw, publicHttpsUrl);
     if (problem) throw new UrlNotPublic(raw, problem, "name a local copy with --source <name>=<file>");
     const url = new URL(raw);
-    const response = await inspectFetch(requests, [url.host], "fetch source description", addresses)(url, { headers: { accept: "application/json, application/yaml;q=0.9, text/yaml;q=0.9, */*;q=0.1" } });
+    const fetch = inspectFetch(requests, [url.host], "fetch source description", { ...(addresses ? { addresses } : {}), totalMs: loadFetchMs(requests.timeoutMs) });
+    // The caller names the source and its url; only what happened is added.
+    const response = await fetch(url, { headers: { accept: "application/json, application/yaml;q=0.9, text/yaml;q=0.9, */*;q=0.1" } }).catch((error: unknown) => {
+      throw error instanceof ToolCallFailed ? new Error(error.what) : error;
+    });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       throw new Error(`it answered HTTP ${response.status}`);

@@ -5,10 +5,15 @@ import type { AddressGuard } from "../egress/address-guard.js";
 import { egressFetch, type EgressPolicy, type FetchLike } from "../egress/index.js";
 import type { AuthoringOptions } from "./options.js";
 
-/** `addresses`: the operator's --allow-private-host guard, where a CLI mode has one (--from-arazzo); else egress's default. */
-export function inspectFetch(requests: AuthoringOptions["requests"], hosts: Iterable<string>, operation: string, addresses?: AddressGuard): FetchLike {
+/**
+ * `load`, for a fetch made while loading (an Arazzo source description):
+ * the operator's --allow-private-host guard, where a CLI mode has one
+ * (else egress's default), and the bound in all (src/limits.ts loadFetchMs).
+ */
+export function inspectFetch(requests: AuthoringOptions["requests"], hosts: Iterable<string>, operation: string, load: { addresses?: AddressGuard; totalMs?: number } = {}): FetchLike {
   const policy: EgressPolicy = {
-    ...(addresses ? { addresses } : {}),
+    ...(load.addresses ? { addresses: load.addresses } : {}),
+    ...(load.totalMs !== undefined ? { totalMs: load.totalMs } : {}),
     allowedHosts: new Set(hosts),
     userAgent: requests.userAgent,
     timeoutMs: requests.timeoutMs,

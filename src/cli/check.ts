@@ -10,7 +10,7 @@
 // pinned by url + sha256 is fetched as preflight fetches it, so its checks
 // run; with --offline, or when it cannot be fetched, a finding says which
 // checks did not run.
-import { StepfileUnreadable, type Issue } from "../errors.js";
+import { StepfileUnreadable, StepgateError, type Issue } from "../errors.js";
 import { fetchedFindings, findingsText, type FindingOptions } from "../loader/findings.js";
 import { ignoreProblem } from "../loader/rules/index.js";
 import { capText } from "../quote.js";
@@ -86,7 +86,10 @@ async function pinnedFetcher(options: Options): Promise<NonNullable<FindingOptio
       },
       env: process.env,
     });
-    return fetch(toolId, doc);
+    // A document that could not be fetched (not one whose digest differs) can be left out of the check: say how.
+    return fetch(toolId, doc).catch((error: unknown) => {
+      throw error instanceof StepgateError ? error : new Error(`${(error as Error).message} (--offline checks without fetching)`);
+    });
   };
 }
 

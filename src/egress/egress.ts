@@ -11,7 +11,7 @@ import type { CredentialSource, EgressPolicy, EgressRequest, EgressResponse } fr
 /**
  * Sends a request with the host allowlist checked on every redirect hop, the
  * credential attached only to its hosts, a User-Agent, a deadline covering
- * the body, a byte cap and the seed's retries. Non-2xx answers are returned,
+ * the body, a byte cap and the seed's retries (inside `policy.totalMs`, when set). Non-2xx answers are returned,
  * not thrown: the caller turns them into error results.
  *
  * @example
@@ -25,8 +25,8 @@ export async function egress(request: EgressRequest, policy: EgressPolicy): Prom
   const started = performance.now();
   const { answer, attempts } = await traced(request, policy, (watched, span) => {
     const ctx = retryContext(request, watched);
-    return withRetries(ctx, () =>
-      runAttempt(policy.timeoutMs, null, async (signal): Promise<Answer & { body: Uint8Array; url: URL }> => {
+    return withRetries(ctx, (timeoutMs) =>
+      runAttempt(timeoutMs, null, async (signal): Promise<Answer & { body: Uint8Array; url: URL }> => {
         const opened = await openFollowingRedirects(request, policy, ctx.source, signal, span);
         const body = opened.scrub.bytes(await readCapped(opened.body, opened.headers["content-length"], policy.maxBytes, request.operation));
         return { ...opened, body, release: () => errorBodyText(body) };

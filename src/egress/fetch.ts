@@ -30,15 +30,15 @@ export function egressFetch(policy: EgressPolicy, credential?: CredentialRef, op
     assertNoCredentialWithAnyHost(request);
     const { answer } = await traced(request, policy, (watched, span) => {
       const ctx = retryContext(request, watched);
-      return withRetries(ctx, () =>
-        runAttempt(policy.timeoutMs, init?.signal, async (signal, keepDeadline): Promise<Answer & { body: Uint8Array | Readable; url: URL }> => {
+      return withRetries(ctx, (timeoutMs) =>
+        runAttempt(timeoutMs, init?.signal, async (signal, keepDeadline): Promise<Answer & { body: Uint8Array | Readable; url: URL }> => {
           const opened = await openFollowingRedirects(request, policy, ctx.source, signal, span);
           if (isEventStream(opened.headers)) {
             // The caller's signal still ends the stream. The answer to a POST
             // (a tools/call, say) keeps the attempt's deadline over its body;
             // the server's own stream (a GET) may stay open as long as the run.
             const body = guardEventStream(opened.body, opened.headers["content-length"], opened.scrub, policy.maxBytes, request.operation);
-            if (request.method !== "GET") endAtDeadline(body, keepDeadline(), request.operation, policy.timeoutMs);
+            if (request.method !== "GET") endAtDeadline(body, keepDeadline(), request.operation, timeoutMs);
             return { ...opened, body, release: () => (discardBody(body), "") };
           }
           const body = opened.scrub.bytes(await readCapped(opened.body, opened.headers["content-length"], policy.maxBytes, request.operation));

@@ -57,6 +57,13 @@ export interface EgressPolicy {
   userAgent: string;
   /** Whole attempt, redirects and body included (`--request-timeout-ms`). */
   timeoutMs: number;
+  /**
+   * The whole request, every attempt and every wait between them included.
+   * Set for the fetches made while loading or checking (src/limits.ts
+   * loadFetchMs), which a person or a CI job waits on; unset in a run, where
+   * the seed bounds each attempt and the waits only.
+   */
+  totalMs?: number;
   /** Largest response body read (`--response-bytes`). */
   maxBytes: number;
   /** Where credential values are read from when `credentials` is not given. */

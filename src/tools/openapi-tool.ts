@@ -1,7 +1,7 @@
 // An OpenAPI tool: its document (inline, or fetched from its url and checked
 // against its digest), one operation per exposed operationId, each call built
 // from the arguments and sent through egress.
-import { PreflightFailed } from "../errors.js";
+import { PreflightFailed, ToolCallFailed } from "../errors.js";
 import type { Exposed } from "../format/types.js";
 import { exposedName } from "../format/types.js";
 import { egress, type CredentialRef, type EgressPolicy } from "../egress/index.js";
@@ -89,8 +89,11 @@ function placeFor(credential: CredentialRef, op: OperationSpec): CredentialRef |
  */
 export function documentBytes(tool: string, policy: EgressPolicy): (url: string) => Promise<Uint8Array> {
   return async (url) => {
-    const response = await egress({ operation: `${tool} document`, method: "GET", url }, { ...policy, allowedHosts: new Set([new URL(url).host]) });
-    if (response.status >= 400) throw new Error(`fetching ${url} answered HTTP ${response.status}`);
+    // Errors name the url, since the operation ("<tool> document") does not say where it was fetched from.
+    const response = await egress({ operation: `${tool} document`, method: "GET", url }, { ...policy, allowedHosts: new Set([new URL(url).host]) }).catch((error: unknown) => {
+      throw error instanceof ToolCallFailed ? new Error(`GET ${url}: ${error.what}`) : error;
+    });
+    if (response.status >= 400) throw new Error(`GET ${url}: HTTP ${response.status}${response.attempts > 1 ? ` after ${response.attempts} attempts` : ""}`);
     return response.body;
   };
 }

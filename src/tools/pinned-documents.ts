@@ -3,8 +3,11 @@
 // same operations a run would: the request preflight makes (through egress,
 // no credential, to the url's host only, documentBytes in openapi-tool.ts)
 // and the digest check it makes (loadDocument), with the settings the url
-// names read from the environment as preflight reads them.
+// names read from the environment as preflight reads them. Unlike
+// preflight's, each fetch has the load bound in all, retries included
+// (src/limits.ts loadFetchMs): a check is waited on by a person or a CI job.
 import type { FetchPinned } from "../loader/findings.js";
+import { loadFetchMs } from "../limits.js";
 import type { EgressPolicy } from "../egress/index.js";
 import { settingsIn } from "../format/urls.js";
 import { documentBytes } from "./openapi-tool.js";
@@ -27,6 +30,6 @@ export function pinnedDocuments(options: PinnedFetchOptions): FetchPinned {
     const url = fillSettings(openapi.url!, readSettings(used, { ...options.env }));
     const refused = options.refuse?.(new URL(url));
     if (refused !== undefined) throw new Error(refused);
-    return loadDocument({ server: openapi.server, url, sha256: openapi.sha256! }, documentBytes(toolId, { ...options.policy, allowedHosts: new Set() }));
+    return loadDocument({ server: openapi.server, url, sha256: openapi.sha256! }, documentBytes(toolId, { ...options.policy, totalMs: loadFetchMs(options.policy.timeoutMs), allowedHosts: new Set() }));
   };
 }

@@ -145,6 +145,43 @@ describe("how long and how often", () => {
   });
 });
 
+describe("a bound in all (totalMs: a fetch while loading or checking)", () => {
+  it("ends at once when the wait asked for is past the bound, though within 60 s", async () => {
+    const api = await scripted([{ status: 429, headers: { "retry-after": "10" } }, { status: 200 }]);
+    const policy = testPolicy([api.host], { totalMs: 3_000 });
+    await expect(egress({ operation: "doc", method: "GET", url: `${api.origin}/` }, policy)).rejects.toThrow(/doc failed: HTTP 429, the API asked to wait 10 s, more than the 3 s this fetch may take in all/);
+    expect(policy.waits).toEqual([]);
+  });
+
+  it("names the seed's 60 s when that is the nearer limit", async () => {
+    const api = await scripted([{ status: 503, headers: { "retry-after": "120" } }]);
+    await expect(egress({ operation: "doc", method: "GET", url: `${api.origin}/` }, testPolicy([api.host], { totalMs: 90_000 }))).rejects.toThrow(/asked to wait 120 s, more than 60 s: /);
+  });
+
+  it("keeps the seed's backoff while it fits, then returns the last answer", async () => {
+    const api = await scripted([{ status: 500 }]);
+    const policy = testPolicy([api.host], { totalMs: 3_000 });
+    const res = await egress({ operation: "doc", method: "GET", url: `${api.origin}/` }, policy);
+    expect(res.status).toBe(500);
+    // The injected sleep takes no time, so 500, 1000 and 2000 ms fit in 3 s and 4000 does not.
+    expect(policy.waits).toEqual([500, 1000, 2000]);
+    expect(res.attempts).toBe(4);
+  });
+
+  it("cuts an attempt's deadline to what is left, and does not retry with nothing left", async () => {
+    let requests = 0;
+    const api = await serve(() => {
+      requests++; // never answers
+    });
+    const policy = testPolicy([api.host], { timeoutMs: 2_000, totalMs: 300 });
+    await expect(egress({ operation: "doc", method: "GET", url: `${api.origin}/` }, policy)).rejects.toThrow(
+      /doc failed: no complete response within 300 ms; not enough time is left of the 0\.3 s this fetch may take in all to try again/,
+    );
+    expect(requests).toBe(1);
+    expect(policy.waits).toEqual([]);
+  });
+});
+
 describe("retry policy (pure)", () => {
   it("decides from status and headers", () => {
     expect(shouldRetryStatus(429, {}, false)).toBe(true);
