@@ -3,11 +3,11 @@
 // (src/authoring/public-url.ts), through egress with only that host allowed
 // and no credential source, so a redirect elsewhere is refused per hop. It
 // happens while a document loads (serving, --from-arazzo), so the whole fetch,
-// the seed's retries included, has the load bound (src/limits.ts loadFetchMs):
-// a slow or failing server fails the source soon, and the refusal names
-// --source, the way to go on without it.
+// the seed's retries included, has the load bound every inspection has
+// (src/authoring/inspect-policy.ts, src/limits.ts loadFetchMs): a slow or
+// failing server fails the source soon, and the refusal names --source, the
+// way to go on without it.
 import { ToolCallFailed, UrlNotPublic } from "../errors.js";
-import { loadFetchMs } from "../limits.js";
 import { inspectFetch } from "../authoring/inspect-policy.js";
 import { addressGuard } from "../egress/address-guard.js";
 import { publicHttpsUrl, urlProblem } from "../authoring/public-url.js";
@@ -26,7 +26,7 @@ export function remoteSourceFetcher(requests: FetchLimits): (url: string) => Pro
     const problem = urlProblem(raw, publicHttpsUrl);
     if (problem) throw new UrlNotPublic(raw, problem, "name a local copy with --source <name>=<file>");
     const url = new URL(raw);
-    const fetch = inspectFetch(requests, [url.host], "fetch source description", { ...(addresses ? { addresses } : {}), totalMs: loadFetchMs(requests.timeoutMs) });
+    const fetch = inspectFetch(requests, [url.host], "fetch source description", addresses ? { addresses } : {});
     // The caller names the source and its url; only what happened is added.
     const response = await fetch(url, { headers: { accept: "application/json, application/yaml;q=0.9, text/yaml;q=0.9, */*;q=0.1" } }).catch((error: unknown) => {
       throw error instanceof ToolCallFailed ? new Error(error.what) : error;

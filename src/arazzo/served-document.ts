@@ -57,7 +57,7 @@ export function refusalIssues(conversion: Conversion, text: string, path: string
  * Serving: the document's workflows loaded, refusals printed through `warn`;
  * a document none of whose workflows converts is refused whole.
  */
-export async function loadArazzoDocument(path: string, source: string, text: string, options: ArazzoSourceOptions, warn: (line: string) => void, cache?: LoadCache): Promise<{ source: string; loaded: LoadedStepfile }[]> {
+export async function loadArazzoDocument(path: string, source: string, text: string, options: ArazzoSourceOptions, warn: (line: string) => void, cache?: LoadCache): Promise<{ source: string; loaded: LoadedStepfile; notes: Issue[] }[]> {
   const { conversion, workflows } = await convertText(path, text, options).catch((error: unknown) => {
     if (error instanceof StepfileInvalid) throw error;
     throw new StepfileUnreadable(source, (error as Error).message);
@@ -65,7 +65,10 @@ export async function loadArazzoDocument(path: string, source: string, text: str
   const refusals = refusalIssues(conversion, text, path);
   for (const issue of refusals) warn(`stepgate: ${source}${issue.line !== undefined ? `:${issue.line}:${issue.column ?? 1}` : ""}: ${issue.message}`);
   if (workflows.length === 0) throw new StepfileInvalid(refusals.length > 0 ? refusals : [{ path: "workflows", message: "no workflow to serve" }], source);
-  return workflows.map((w) => ({ source: w.source.replace(path, source), loaded: loadStepfileText(w.text, w.source.replace(path, source), cache) }));
+  // The document's findings (a credential parameter replaced, a version with no schema) go with the workflow they name, else the first.
+  const { converted, notes } = conversion;
+  const noteIndex = (note: Issue) => Math.max(0, converted.findIndex((c) => note.path === `workflows[${c.index}]`));
+  return workflows.map((w, i) => ({ source: w.source.replace(path, source), loaded: loadStepfileText(w.text, w.source.replace(path, source), cache), notes: notes.filter((n) => noteIndex(n) === i) }));
 }
 
 /**

@@ -3,17 +3,21 @@
 // one included) is refused by egress rather than followed.
 import type { AddressGuard } from "../egress/address-guard.js";
 import { egressFetch, type EgressPolicy, type FetchLike } from "../egress/index.js";
+import { loadFetchMs } from "../limits.js";
 import type { AuthoringOptions } from "./options.js";
 
 /**
- * `load`, for a fetch made while loading (an Arazzo source description):
- * the operator's --allow-private-host guard, where a CLI mode has one
- * (else egress's default), and the bound in all (src/limits.ts loadFetchMs).
+ * Every inspection has the bound in all a load's fetch has (src/limits.ts
+ * loadFetchMs, retries included): an agent's stepgate_inspect_api and the
+ * MCP inspection wait on it as a start or a --check does, and an MCP client
+ * gives up on a tool call long before the seed's five attempts of a whole
+ * request timeout each. `load.addresses`: the operator's
+ * --allow-private-host guard, where a CLI mode has one (else egress's default).
  */
-export function inspectFetch(requests: AuthoringOptions["requests"], hosts: Iterable<string>, operation: string, load: { addresses?: AddressGuard; totalMs?: number } = {}): FetchLike {
+export function inspectFetch(requests: AuthoringOptions["requests"], hosts: Iterable<string>, operation: string, load: { addresses?: AddressGuard } = {}): FetchLike {
   const policy: EgressPolicy = {
     ...(load.addresses ? { addresses: load.addresses } : {}),
-    ...(load.totalMs !== undefined ? { totalMs: load.totalMs } : {}),
+    totalMs: loadFetchMs(requests.timeoutMs),
     allowedHosts: new Set(hosts),
     userAgent: requests.userAgent,
     timeoutMs: requests.timeoutMs,

@@ -48,7 +48,7 @@ Limits and options:
   --tool-result-chars <n>     longest tool result shown to the client (default 20000)
   --run-idle-ms <ms>          a run (or HTTP session) idle this long is abandoned (default 1800000)
   --request-timeout-ms <ms>   how long one outgoing request may take, body included (default 60000); a fetch
-                              while loading or checking has at most this or 15000, retries included
+                              while loading, checking or inspecting has at most this or 15000, retries included
   --response-bytes <n>        largest response read from a tool, verifier or document (default 10485760)
   --ledger-dir <dir>          one ledger file per run, <stepfile id>-<run id>.jsonl; else standard error
   --contact <email>           sent in the User-Agent as mailto:<email>

@@ -295,8 +295,8 @@ async function loadAll(
     const text = await readStepfileText(arg, arg, options.maxStepfileBytes);
     if (!(mayBeArazzo(text) && (await import("../arazzo/served-document.js")).isArazzoDocument(text, arg))) return [{ source: arg, load: loadStepfileTextDeferred(text, arg, cache) }];
     arazzo.add(arg);
-    // A converted workflow is loaded in full (its warnings found with it), so finishing gives them back.
-    return (await loadArazzoArgument(arg, text, options, cache)).map(({ source, loaded }) => ({ source, load: { loaded, finish: () => loaded.warnings } }));
+    // A converted workflow is loaded in full (its warnings found with it), so finishing gives them back, after the document's own findings about it.
+    return (await loadArazzoArgument(arg, text, options, cache)).map(({ source, loaded, notes }) => ({ source, load: { loaded, finish: () => [...notes, ...loaded.warnings] } }));
   };
   const results = await Promise.allSettled(args.map(loadOne));
   let ok = true;

@@ -187,3 +187,15 @@ describe("stepgate_inspect_api refuses URLs that are not public https (UrlNotPub
     await expect(inspectApi(url, requests, publicHttpsUrl)).rejects.toMatchObject({ name: "UrlNotPublic", message: expect.stringContaining(why) });
   });
 });
+
+describe("stepgate_inspect_api against a server that never answers", () => {
+  it("ends within the load bound, min(--request-timeout-ms, 15 s) in all: one attempt, not the seed's five of a whole timeout each", async () => {
+    const seen: string[] = [];
+    const server = createServer((req) => void seen.push(req.url ?? ""));
+    const listening = await listenLoopback(server);
+    closers.push(listening.close);
+    // With a 1 s request timeout the bound is 1 s, which leaves no time for a retry after the first attempt times out.
+    await expect(inspectApi(`${listening.origin}/openapi.json`, { ...requests, timeoutMs: 1_000 }, loopbackIsPublic)).rejects.toThrow(/no complete response within 1000 ms; not enough time is left of the 1 s this fetch may take in all to try again/);
+    expect(seen).toEqual(["/openapi.json"]);
+  });
+});
