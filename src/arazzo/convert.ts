@@ -10,7 +10,7 @@ import { expression } from "./templates.js";
 import { IdPool, kebab } from "./names.js";
 import { refuse, WorkflowRefused, type Refusal } from "./refusals.js";
 import { credentialFor, type Credential } from "./security.js";
-import { loadSources, type SourceOptions, type SourceState } from "./sources.js";
+import { loadSources, type Loaded, type SourceOptions, type SourceState } from "./sources.js";
 import { convertSteps, type Build } from "./steps.js";
 import { arazzoCredentialParameter } from "../loader/rules/arazzo-credential-parameter.js";
 import type { FoundOperation } from "./operations.js";
@@ -26,6 +26,8 @@ export interface Conversion {
   converted: ConvertedWorkflow[];
   refused: (Refusal & { index: number })[];
   notes: Issue[];
+  /** The local files the conversion read beside the document (source descriptions, Arazzo sources and theirs): what --watch watches too. */
+  files: string[];
 }
 
 export interface ConvertOptions extends SourceOptions {
@@ -39,8 +41,9 @@ export async function convertDocument(doc: ArazzoDocument, options: ConvertOptio
   if (options.workflowId !== undefined && chosen.length === 0) {
     throw new UnknownWorkflow(options.workflowId, workflows.map((w) => String(w.workflowId)));
   }
-  const sources = await loadSources(doc.data.sourceDescriptions, options);
-  const result: Conversion = { converted: [], refused: [], notes: [...doc.notes] };
+  const loaded: Loaded = new Map();
+  const sources = await loadSources(doc.data.sourceDescriptions, options, loaded);
+  const result: Conversion = { converted: [], refused: [], notes: [...doc.notes], files: [...loaded.keys()].filter((where) => !/^https?:\/\//i.test(where)) };
   const ids = new Map<string, string>();
   for (const { w, index } of chosen) {
     const workflowId = String(w.workflowId);

@@ -57,7 +57,15 @@ export function refusalIssues(conversion: Conversion, text: string, path: string
  * Serving: the document's workflows loaded, refusals printed through `warn`;
  * a document none of whose workflows converts is refused whole.
  */
-export async function loadArazzoDocument(path: string, source: string, text: string, options: ArazzoSourceOptions, warn: (line: string) => void, cache?: LoadCache): Promise<{ source: string; loaded: LoadedStepfile; notes: Issue[] }[]> {
+/** What serving a document gives: each workflow's load with the document's findings about it, and the local files read beside it (--watch watches them). */
+export interface ServedDocument {
+  workflows: { source: string; loaded: LoadedStepfile; notes: Issue[] }[];
+  /** The sources (`<file>#<workflowId>`) of the workflows refused, whose last good version --watch keeps. */
+  refused: string[];
+  files: string[];
+}
+
+export async function loadArazzoDocument(path: string, source: string, text: string, options: ArazzoSourceOptions, warn: (line: string) => void, cache?: LoadCache): Promise<ServedDocument> {
   const { conversion, workflows } = await convertText(path, text, options).catch((error: unknown) => {
     if (error instanceof StepfileInvalid) throw error;
     throw new StepfileUnreadable(source, (error as Error).message);
@@ -68,7 +76,11 @@ export async function loadArazzoDocument(path: string, source: string, text: str
   // The document's findings (a credential parameter replaced, a version with no schema) go with the workflow they name, else the first.
   const { converted, notes } = conversion;
   const noteIndex = (note: Issue) => Math.max(0, converted.findIndex((c) => note.path === `workflows[${c.index}]`));
-  return workflows.map((w, i) => ({ source: w.source.replace(path, source), loaded: loadStepfileText(w.text, w.source.replace(path, source), cache), notes: notes.filter((n) => noteIndex(n) === i) }));
+  return {
+    workflows: workflows.map((w, i) => ({ source: w.source.replace(path, source), loaded: loadStepfileText(w.text, w.source.replace(path, source), cache), notes: notes.filter((n) => noteIndex(n) === i) })),
+    refused: conversion.refused.map((r) => `${source}#${r.workflow}`),
+    files: conversion.files,
+  };
 }
 
 /**

@@ -36,7 +36,7 @@ export interface SourceOptions {
 }
 
 /** What one conversion has loaded, by file path or URL, shared by every document it reaches. */
-type Loaded = Map<string, Promise<SourceState>>;
+export type Loaded = Map<string, Promise<SourceState>>;
 
 export interface LoadedSource {
   name: string;

@@ -81,7 +81,7 @@ Limits and options:
                               into the stepfile) instead of its url (repeatable)
   --server <name>=<url>       Arazzo documents: send source <name>'s requests to this base URL instead of
                               its document's first server (repeatable)
-  --watch                     reload a stepfile when its file changes (not Arazzo documents)
+  --watch                     reload a stepfile, or an Arazzo document and its local sources, on change
   --mutants <n>               with --test --mutate: wrong mutants played per entry at most (default 24; half as
                               many again of likely equivalents)
   --min-score <0..1>          with --test --mutate: exit 1 when a file's score ((killed + accepted) / mutants) is

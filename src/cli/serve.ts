@@ -71,9 +71,9 @@ async function serve(options: Options, answerEarly: ((stepfiles: ServedStepfiles
   const warnLater = () => (warned ??= all.warnings(printWarnings));
   setTimeout(() => void warnLater(), WARNINGS_AFTER_MS).unref();
   const stepfiles = new ServedStepfiles(all.served);
-  const watched = options.positionals.filter((arg) => !all.arazzo.has(arg));
-  if (options.watch && all.arazzo.size > 0) err(`stepgate: --watch does not reload Arazzo documents (${[...all.arazzo].join(", ")}); restart to serve a changed one`);
-  const stopWatching = options.watch ? watchStepfiles(watched, stepfiles, (line) => void process.stderr.write(`${line}\n`), options.maxStepfileBytes, cache) : () => undefined;
+  const log = (line: string) => void process.stderr.write(`${line}\n`);
+  const documents = { files: all.arazzo, load: (arg: string, text: string) => loadArazzoArgument(arg, text, options, cache, log) };
+  const stopWatching = options.watch ? watchStepfiles(options.positionals, stepfiles, log, options.maxStepfileBytes, cache, documents) : () => undefined;
   // One set of OAuth grants for the process. With --token-store they open at
   // start (a store that cannot be used stops the server before any run);
   // otherwise with the first toolbox, so OAuth loads only when a run starts.
@@ -287,16 +287,18 @@ async function loadAll(
   args: string[],
   options: Options,
   cache: LoadCache | undefined,
-): Promise<{ served: { source: string; loaded: LoadedStepfile }[]; arazzo: Set<string>; warnings: (print: boolean) => Promise<void> } | undefined> {
-  const arazzo = new Set<string>();
+): Promise<{ served: { source: string; loaded: LoadedStepfile }[]; arazzo: Map<string, string[]>; warnings: (print: boolean) => Promise<void> } | undefined> {
+  /** Each Arazzo argument, with the local files it read beside it (--watch watches them too). */
+  const arazzo = new Map<string, string[]>();
   const loadOne = async (arg: string): Promise<ServedLoad[]> => {
     if (!isStepfilePath(arg)) return [{ source: arg, load: await loadArgumentDeferred(arg, options.maxStepfileBytes, cache) }];
     // A path is read once: the same text is looked at for an Arazzo document and loaded.
     const text = await readStepfileText(arg, arg, options.maxStepfileBytes);
     if (!(mayBeArazzo(text) && (await import("../arazzo/served-document.js")).isArazzoDocument(text, arg))) return [{ source: arg, load: loadStepfileTextDeferred(text, arg, cache) }];
-    arazzo.add(arg);
+    const document = await loadArazzoArgument(arg, text, options, cache, err);
+    arazzo.set(arg, document.files);
     // A converted workflow is loaded in full (its warnings found with it), so finishing gives them back, after the document's own findings about it.
-    return (await loadArazzoArgument(arg, text, options, cache)).map(({ source, loaded, notes }) => ({ source, load: { loaded, finish: () => [...notes, ...loaded.warnings] } }));
+    return document.workflows.map(({ source, loaded, notes }) => ({ source, load: { loaded, finish: () => [...notes, ...loaded.warnings] } }));
   };
   const results = await Promise.allSettled(args.map(loadOne));
   let ok = true;
@@ -343,12 +345,12 @@ async function loadAll(
   return ok ? { served, arazzo, warnings } : undefined;
 }
 
-/** An Arazzo document's workflows, converted; its remote sources fetched as stepgate_inspect_api fetches. */
-async function loadArazzoArgument(arg: string, text: string, options: Options, cache: LoadCache | undefined) {
+/** An Arazzo document's workflows, converted; its remote sources fetched as stepgate_inspect_api fetches; refusals told to `warn`. */
+async function loadArazzoArgument(arg: string, text: string, options: Options, cache: LoadCache | undefined, warn: (line: string) => void) {
   const { loadArazzoDocument } = await import("../arazzo/served-document.js");
   const { remoteSourceFetcher } = await import("../arazzo/fetch-source.js");
   const fetchRemote = remoteSourceFetcher({ userAgent: userAgent(packageVersion(), options.contact), timeoutMs: options.limits.requestTimeoutMs, maxBytes: options.limits.responseBytes, allowPrivateHosts: options.allowPrivateHosts });
-  return loadArazzoDocument(arg, arg, text, { localCopies: options.arazzo.sources, servers: options.arazzo.servers, fetchRemote }, err, cache);
+  return loadArazzoDocument(arg, arg, text, { localCopies: options.arazzo.sources, servers: options.arazzo.servers, fetchRemote }, warn, cache);
 }
 
 /** The signing key (--signing-key, else STEPGATE_SIGNING_KEY), read before serving; an exit code when it cannot be used. */

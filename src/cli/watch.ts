@@ -2,14 +2,18 @@
 // progress keeps the version it started with (runs hold their own
 // LoadedStepfile). An edit that no longer loads is reported and the last good
 // version stays served; a file that cannot be read makes its tool answer
-// StepfileUnreadable until it can be read again.
-import { unwatchFile, watch, watchFile, type FSWatcher, type Stats } from "node:fs";
-import { basename, dirname, resolve } from "node:path";
+// StepfileUnreadable until it can be read again. An Arazzo document is
+// converted again when it or a local file it reads (a source description, an
+// Arazzo source) changes, and its workflows replace the ones it served: one
+// may have been added or removed.
+import { resolve } from "node:path";
 import { StepfileUnreadable, StepgateError } from "../errors.js";
-import { loadStepfileFile, type LoadCache } from "../loader/load.js";
+import type { ServedDocument } from "../arazzo/served-document.js";
+import { loadStepfileFile, readStepfileText, type LoadCache } from "../loader/load.js";
 import { warningLines } from "./load-warnings.js";
 import type { ServedStepfiles } from "../mcp/served.js";
 import { resolveArgument } from "./catalog.js";
+import { watchPath } from "./watch-path.js";
 
 /**
  * Editors save by writing a new file and renaming it, or by truncating and
@@ -20,48 +24,26 @@ import { resolveArgument } from "./catalog.js";
  */
 const SETTLE_MS = 20;
 
-/** How often the fallback poll looks at each file (it also survives its folder being removed). */
-const POLL_MS = 1_000;
+/** The Arazzo arguments served, each with the local files it read, and how serving converts one again. */
+export interface WatchedDocuments {
+  files: ReadonlyMap<string, readonly string[]>;
+  load(arg: string, text: string): Promise<ServedDocument>;
+}
 
-export function watchStepfiles(args: readonly string[], served: ServedStepfiles, log: (line: string) => void, maxBytes?: number, cache?: LoadCache): () => void {
-  const stops = args.map((arg) => watchOne(arg, resolve(resolveArgument(arg)), served, log, maxBytes, cache));
+export function watchStepfiles(args: readonly string[], served: ServedStepfiles, log: (line: string) => void, maxBytes?: number, cache?: LoadCache, documents?: WatchedDocuments): () => void {
+  const stops = args.map((arg) => {
+    const beside = documents?.files.get(arg);
+    const file = resolve(resolveArgument(arg));
+    return beside === undefined ? watchOne(file, stepfileReload(arg, file, served, log, maxBytes, cache)) : watchDocument(arg, file, beside, served, log, maxBytes, documents!);
+  });
   return () => {
     for (const stop of stops) stop();
   };
 }
 
-function watchOne(arg: string, file: string, served: ServedStepfiles, log: (line: string) => void, maxBytes: number | undefined, cache: LoadCache | undefined): () => void {
+/** Watch `files`, running `reload` once a burst of changes has settled. */
+function watchOne(file: string, reload: () => Promise<void>): () => void {
   let timer: NodeJS.Timeout | undefined;
-  let watcher: FSWatcher | undefined;
-  const reload = async () => {
-    try {
-      const loaded = await loadStepfileFile(file, arg, maxBytes, cache);
-      // The poll and the folder watcher both fire for one save; only a real change is news.
-      if (served.isCurrent(arg, loaded.identity)) return;
-      const refused = served.replace(arg, loaded);
-      log(refused ? `stepgate: ${refused}` : `stepgate: reloaded ${arg} (${loaded.identity})`);
-      if (refused) served.warn(refused);
-      else {
-        for (const line of warningLines(loaded.warnings, arg)) {
-          log(line);
-          served.warn(line);
-        }
-      }
-    } catch (error) {
-      if (error instanceof StepfileUnreadable) {
-        if (served.markUnreadable(arg, error)) {
-          log(`StepfileUnreadable: ${error.message}`);
-          served.warn(`StepfileUnreadable: ${error.message}`);
-        }
-        return;
-      }
-      // The file can be read again, even if this version does not load.
-      served.markReadable(arg);
-      const name = error instanceof StepgateError ? error.name : "stepgate";
-      log(`${name}: ${(error as Error).message}\nstepgate: keeping the previous version of ${arg}`);
-      served.warn(`${name}: ${(error as Error).message}; keeping the previous version of ${arg}`);
-    }
-  };
   const schedule = () => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
@@ -69,34 +51,69 @@ function watchOne(arg: string, file: string, served: ServedStepfiles, log: (line
       void reload();
     }, SETTLE_MS);
   };
-  // Watch the folder, not the file: a rename-on-save replaces the file's
-  // inode. A folder that is removed (a branch checkout, a regenerated
-  // folder) ends that watcher, so the poll below re-arms it when the folder
-  // is back, and meanwhile notices the file itself.
-  const arm = () => {
-    if (watcher) return;
-    try {
-      watcher = watch(dirname(file), (_event, name) => {
-        if (name === null || name === basename(file)) schedule();
-      });
-      watcher.on("error", () => {
-        watcher?.close();
-        watcher = undefined;
-        schedule();
-      });
-    } catch {
-      watcher = undefined;
-    }
-  };
-  arm();
-  const poll = (current: Stats, previous: Stats) => {
-    arm();
-    if (current.mtimeMs !== previous.mtimeMs || current.ino !== previous.ino || current.nlink !== previous.nlink) schedule();
-  };
-  watchFile(file, { interval: POLL_MS, persistent: false }, poll);
+  const stop = watchPath(file, schedule);
   return () => {
-    watcher?.close();
-    unwatchFile(file, poll);
+    stop();
     if (timer) clearTimeout(timer);
   };
+}
+
+function stepfileReload(arg: string, file: string, served: ServedStepfiles, log: (line: string) => void, maxBytes: number | undefined, cache: LoadCache | undefined): () => Promise<void> {
+  return () =>
+    reloading(arg, served, log, async () => {
+      const loaded = await loadStepfileFile(file, arg, maxBytes, cache);
+      // The poll and the folder watcher both fire for one save; only a real change is news.
+      if (served.isCurrent(arg, loaded.identity)) return;
+      const refused = served.replace(arg, loaded);
+      told(refused ?? `reloaded ${arg} (${loaded.identity})`, refused !== undefined, served, log);
+      if (!refused) for (const line of warningLines(loaded.warnings, arg)) told(line, true, served, log, "");
+    });
+}
+
+/** The document and every local file its last good conversion read; a file it reads after an edit is watched from then on. */
+function watchDocument(arg: string, file: string, beside: readonly string[], served: ServedStepfiles, log: (line: string) => void, maxBytes: number | undefined, documents: WatchedDocuments): () => void {
+  const stops = new Map<string, () => void>();
+  const reload = () =>
+    reloading(arg, served, log, async () => {
+      const document = await documents.load(arg, await readStepfileText(file, arg, maxBytes));
+      for (const f of document.files) if (!stops.has(f)) stops.set(f, watchOne(f, reload));
+      // A workflow an edit broke keeps its last good version, as a stepfile does; one no longer in the document goes.
+      const kept = document.refused.flatMap((source) => {
+        const loaded = served.loadedFrom(source);
+        return loaded ? [{ source, loaded }] : [];
+      });
+      for (const { source } of kept) told(`keeping the previous version of ${source}`, true, served, log);
+      const next = [...document.workflows, ...kept];
+      if (served.isCurrentDocument(arg, next)) return;
+      const refused = served.replaceDocument(arg, next);
+      told(refused ?? `reloaded ${arg} (${document.workflows.map((w) => `${w.source.slice(arg.length + 1)} ${w.loaded.identity}`).join(", ")})`, refused !== undefined, served, log);
+      if (!refused) for (const w of document.workflows) for (const line of warningLines([...w.notes, ...w.loaded.warnings], w.source)) told(line, true, served, log, "");
+    });
+  for (const f of [file, ...beside]) if (!stops.has(f)) stops.set(f, watchOne(f, reload));
+  return () => {
+    for (const stop of stops.values()) stop();
+  };
+}
+
+/** One reload of `arg`: a file that cannot be read makes its tools answer StepfileUnreadable; one that does not load keeps the last good version. */
+async function reloading(arg: string, served: ServedStepfiles, log: (line: string) => void, reload: () => Promise<void>): Promise<void> {
+  try {
+    await reload();
+  } catch (error) {
+    if (error instanceof StepfileUnreadable) {
+      if (served.markUnreadable(arg, error)) told(`StepfileUnreadable: ${error.message}`, true, served, log, "");
+      return;
+    }
+    // The file can be read again, even if this version does not load.
+    served.markReadable(arg);
+    const name = error instanceof StepgateError ? error.name : "stepgate";
+    log(`${name}: ${(error as Error).message}\nstepgate: keeping the previous version of ${arg}`);
+    served.warn(`${name}: ${(error as Error).message}; keeping the previous version of ${arg}`);
+  }
+}
+
+/** A line on standard error (`stepgate: ` first unless `prefix` says otherwise), and to clients too when it is a warning. */
+function told(line: string, warning: boolean, served: ServedStepfiles, log: (line: string) => void, prefix = "stepgate: "): void {
+  log(`${prefix}${line}`);
+  if (warning) served.warn(line);
 }

@@ -47,27 +47,56 @@ export class ServedStepfiles {
     return undefined;
   }
 
+  /**
+   * Replace every stepfile an Arazzo document `path` serves (`<path>#<workflowId>`)
+   * with its new workflows: one may have been added or removed. Refuses an id
+   * another file serves, keeping the previous ones.
+   */
+  replaceDocument(path: string, next: ReadonlyArray<{ source: string; loaded: LoadedStepfile }>): string | undefined {
+    for (const { source, loaded } of next) {
+      const clash = [...this.entries].find(([s, e]) => !ofDocument(s, path) && e.loaded.doc.id === loaded.doc.id);
+      if (clash) return `${source} now has id ${loaded.doc.id}, which ${clash[0]} already serves; keeping the previous version of ${path}`;
+    }
+    for (const s of [...this.entries.keys()]) if (ofDocument(s, path)) this.entries.delete(s);
+    for (const { source, loaded } of next) this.entries.set(source, { loaded });
+    this.changed();
+    return undefined;
+  }
+
+  /** What `source` serves now, if anything. */
+  loadedFrom(source: string): LoadedStepfile | undefined {
+    return this.entries.get(source)?.loaded;
+  }
+
+  /** Whether the document `path` serves exactly these workflows, readable, at these identities. */
+  isCurrentDocument(path: string, next: ReadonlyArray<{ source: string; loaded: LoadedStepfile }>): boolean {
+    const served = [...this.entries.keys()].filter((s) => ofDocument(s, path));
+    return served.length === next.length && next.every(({ source, loaded }) => this.isCurrent(source, loaded.identity));
+  }
+
   /** Whether `source` is served, readable, at this identity. */
   isCurrent(source: string, identity: string): boolean {
     const entry = this.entries.get(source);
     return entry !== undefined && entry.unreadable === undefined && entry.loaded.identity === identity;
   }
 
-  /** Returns whether this is news (the entry was readable until now). */
+  /** Every stepfile read from `source` (a stepfile, or each workflow of an Arazzo document) cannot be read now; returns whether this is news (they were readable until now). */
   markUnreadable(source: string, error: StepfileUnreadable): boolean {
-    const entry = this.entries.get(source);
-    if (!entry || entry.unreadable) return false;
-    entry.unreadable = error;
-    this.changed();
-    return true;
+    const entries = this.readFrom(source).filter((e) => !e.unreadable);
+    for (const entry of entries) entry.unreadable = error;
+    if (entries.length > 0) this.changed();
+    return entries.length > 0;
   }
 
   /** The file can be read again (though its new text may not load): serve the last good version. */
   markReadable(source: string): void {
-    const entry = this.entries.get(source);
-    if (!entry?.unreadable) return;
-    delete entry.unreadable;
-    this.changed();
+    const entries = this.readFrom(source).filter((e) => e.unreadable);
+    for (const entry of entries) delete entry.unreadable;
+    if (entries.length > 0) this.changed();
+  }
+
+  private readFrom(source: string): Entry[] {
+    return [...this.entries].filter(([s]) => s === source || ofDocument(s, source)).map(([, e]) => e);
   }
 
   /** Listeners registered with onChange: one per live server, so tests can see none is left behind. */
@@ -94,4 +123,9 @@ export class ServedStepfiles {
     this.changes += 1;
     for (const listener of this.listeners) listener();
   }
+}
+
+/** A workflow of the Arazzo document `path` is served as `<path>#<workflowId>` (src/arazzo/served-document.ts). */
+function ofDocument(source: string, path: string): boolean {
+  return source.startsWith(`${path}#`);
 }

@@ -82,3 +82,59 @@ describe("stepgate --watch", () => {
     await client.close();
   }, budget({ starts: 1, replies: 4 }) + 6 * PROCESS_START_MS);
 });
+
+describe("stepgate --watch on an Arazzo document", () => {
+  it("converts it again when it or its source description changes, adds and drops workflows, and keeps the last good version of one an edit breaks", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "stepgate-watch-arazzo-"));
+    const file = join(dir, "order-status.arazzo.yaml");
+    const api = join(dir, "store.openapi.json");
+    const document = readFileSync(join(root, "docs/arazzo/order-status.arazzo.yaml"), "utf8");
+    const store = readFileSync(join(root, "docs/arazzo/store.openapi.json"), "utf8");
+    writeFileSync(file, document);
+    writeFileSync(api, store);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(root, "bin/stepgate.js"), "--watch", "--ledger-dir", mkdtempSync(join(tmpdir(), "stepgate-watch-ledger-")), file], env: cliEnvironment(), stderr: "pipe" });
+    let stderr = "";
+    transport.stderr?.on("data", (d) => (stderr += String(d)));
+    const client = new Client({ name: "watch-test", version: "1.0.0" });
+    await client.connect(transport);
+    const tool = async (name: string) => (await client.listTools()).tools.find((t) => t.name === name);
+    const reloads = () => stderr.split("\n").filter((l) => l.startsWith(`stepgate: reloaded ${file} (`)).length;
+    expect(stderr).not.toContain("does not reload");
+
+    writeFileSync(file, document.replace("summary: Read an order and the pet it is for", "summary: Look up an order and its pet"));
+    await until(async () => ((await tool("order-status"))?.description?.startsWith("Look up an order") ? true : undefined), "the new summary");
+
+    const second = `  - workflowId: readPetOnly
+    summary: Read one pet
+    inputs: { type: object, required: [petId], properties: { petId: { type: integer } } }
+    steps:
+      - stepId: read
+        operationId: getPet
+        parameters: [{ name: petId, in: path, value: $inputs.petId }]
+        outputs:
+          name: $response.body#/name
+`;
+    const two = document.replace("summary: Read an order and the pet it is for", "summary: Look up an order and its pet").trimEnd() + "\n" + second;
+    writeFileSync(file, two);
+    await until(async () => ((await tool("read-pet-only")) ? true : undefined), "the added workflow's tool");
+
+    // The source description is watched too: the inlined document changes, so both workflows are new versions.
+    const before = reloads();
+    writeFileSync(api, store.replace('"title": "Loopback pet store"', '"title": "Loopback pet store, renamed"'));
+    await until(async () => (reloads() > before ? true : undefined), "the reload after the source description changed");
+
+    // An edit that breaks orderStatus (a goto back to itself) refuses it and keeps its last good version; the other workflow goes on.
+    writeFileSync(file, two.replace("          - name: cancelled\n            type: end\n", "          - name: cancelled\n            type: goto\n            stepId: readOrder\n"));
+    await until(async () => (stderr.includes(`stepgate: keeping the previous version of ${file}#orderStatus`) ? true : undefined), "the kept version");
+    expect(stderr).toContain("refused: workflow orderStatus, step readOrder");
+    expect((await tool("order-status"))?.description).toMatch(/^Look up an order/);
+    expect(await tool("read-pet-only")).toBeDefined();
+
+    // A workflow removed from the document is no longer served.
+    writeFileSync(file, document);
+    await until(async () => ((await tool("read-pet-only")) === undefined ? true : undefined), "the removed workflow gone");
+    expect((await tool("order-status"))?.description).toMatch(/^Read an order/);
+    await client.close();
+    rmSync(dir, { recursive: true, force: true });
+  }, budget({ starts: 1, replies: 4 }) + 5 * PROCESS_START_MS);
+});
