@@ -35,7 +35,7 @@ export interface SourceOptions {
   fetchRemote?: (url: string) => Promise<Uint8Array>;
 }
 
-/** What one conversion has loaded, by file path or URL, shared by every document it reaches. */
+/** What one conversion has loaded, by file path or URL (its OpenAPI documents shared by every document it reaches). */
 export type Loaded = Map<string, Promise<SourceState>>;
 
 export interface LoadedSource {
@@ -90,7 +90,9 @@ function loadSource(entry: JsonObject, options: SourceOptions, loaded: Loaded, w
     const chain = [...within.slice(within.indexOf(where)), where].join(" -> ");
     return Promise.resolve({ problem: { reason: `source ${name} is a document already being read (${chain})`, fix: within.at(-1) === where ? "run this document's own workflows by their plain workflowId" : "break the loop of documents naming each other" }, type });
   }
-  let state = loaded.get(where);
+  // An OpenAPI document awaits nothing, so one load serves every document naming it. An Arazzo one is loaded for
+  // each document naming it: two loading at once that name each other would each wait for the other.
+  let state = type === "openapi" ? loaded.get(where) : undefined;
   if (!state) {
     state = (async (): Promise<SourceState> => {
       try {

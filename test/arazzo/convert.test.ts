@@ -339,3 +339,24 @@ ${outputs}`;
     expect(() => readArazzo(text, "j")).toThrow(/must have property context when property type is present; simple is the default type, so drop type: simple, or give the context it applies to/);
   });
 });
+
+describe("Arazzo sources that name each other while loading side by side", () => {
+  it("ends: two documents loaded at once, each naming the other, refuse the loop instead of waiting on each other", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const dir = mkdtempSync(join((await import("node:os")).tmpdir(), "stepgate-arazzo-siblings-"));
+    const doc = (sources: string, target: string) => `arazzo: 1.0.1
+info: { title: t, version: "1" }
+sourceDescriptions:
+${sources}
+workflows:
+  - workflowId: w
+    steps:
+      - { stepId: s, workflowId: ${target} }
+`;
+    writeFileSync(join(dir, "b.arazzo.yaml"), doc("  - { name: c, url: ./c.arazzo.yaml, type: arazzo }", "$sourceDescriptions.c.w"));
+    writeFileSync(join(dir, "c.arazzo.yaml"), doc("  - { name: b, url: ./b.arazzo.yaml, type: arazzo }", "$sourceDescriptions.b.w"));
+    const main = doc("  - { name: b, url: ./b.arazzo.yaml, type: arazzo }\n  - { name: c, url: ./c.arazzo.yaml, type: arazzo }", "$sourceDescriptions.b.w");
+    const c = await convertDocument(readArazzo(main, "a"), { documentPath: join(dir, "a.arazzo.yaml") });
+    expect(refusalLine(c.refused[0]!)).toMatch(/source b is a document already being read \(.*b\.arazzo\.yaml -> .*c\.arazzo\.yaml -> .*b\.arazzo\.yaml\)/);
+  }, 10_000);
+});
