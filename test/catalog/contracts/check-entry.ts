@@ -8,6 +8,11 @@
 // - each declared request body field and response field exists there with a
 //   compatible type, a response body under the same media type (application/json,
 //   or a +json type such as the National Weather Service's application/geo+json);
+// - required-ness, at every depth: an answer's field the entry requires is
+//   one the description requires (promises); a request body, body field or
+//   parameter the description requires is required by the entry; and one the
+//   entry requires where the description does not is a finding too, kept
+//   only as a waiver that says why the stricter choice is meant;
 // - every literal argument a mechanical call sends fits the published schema
 //   (and each literal an `if` argument can give),
 //   including a maximum that a description states only in words ("(max 100)",
@@ -203,7 +208,9 @@ function checkParameters(where: string, d: DeclaredOperation, pub: PublishedOper
     }
     if (match.in !== p.in) report.findings.push(`${where}: parameter ${name} is in ${String(p.in)} here, in ${match.in} in ${provider.source}`);
     if (match.required && p.required !== true) report.findings.push(`${where}: parameter ${name} is required in ${provider.source}`);
-    compareSchema(`${where}: parameter ${name}`, local(d.doc, p.schema), match.schema, provider, report, d.doc, match.description);
+    // Stricter than the provider: not wrong, but kept only as a waiver that says why.
+    if (!match.required && p.required === true) report.findings.push(`${where}: parameter ${name} is required here and optional in ${provider.source}`);
+    compareSchema(`${where}: parameter ${name}`, local(d.doc, p.schema), match.schema, provider, report, d.doc, "request", match.description);
   }
   for (const q of pub.parameters) {
     if (q.required && !params.some((p) => p.name === q.name) && !variablesOf(provider.publishedPathPrefix).includes(q.name)) report.findings.push(`${where}: ${provider.source} requires parameter ${q.name} (${q.in}), which is not declared`);
@@ -218,8 +225,12 @@ function checkBody(where: string, d: DeclaredOperation, pub: PublishedOperation,
     report.findings.push(`${where}: ${provider.source} takes no JSON request body`);
     return;
   }
+  if (pub.bodyRequired && body.required !== true) report.findings.push(`${where}: ${provider.source} requires a request body, which is optional here`);
+  // A body whose published schema requires a field is required in effect, though the description leaves the body itself optional.
+  const inEffect = pub.bodyRequired || requiredOf(pub.body).length > 0 || alternatives(pub.body, provider).every((o) => requiredOf(o).length > 0);
+  if (!inEffect && body.required === true) report.findings.push(`${where}: request body is required here and optional in ${provider.source}`);
   const declared = local(d.doc, content.schema);
-  compareSchema(`${where}: body`, declared, pub.body, provider, report, d.doc);
+  compareSchema(`${where}: body`, declared, pub.body, provider, report, d.doc, "request", undefined, true);
   const properties = isObject(declared.properties) ? Object.keys(declared.properties) : [];
   // A required name that only some alternatives (oneOf/anyOf) declare is the
   // choice between them (ShipEngine requires shipment_id or shipment), which
@@ -243,7 +254,7 @@ function checkResponses(where: string, d: DeclaredOperation, pub: PublishedOpera
       const listed = pub.responses.get(status)?.get(type) ?? pub.responses.get("default")?.get(type);
       const published = listed && optional && /^2\d\d$/.test(status) ? withFields(listed, optional, provider) : listed;
       if (published) {
-        compareSchema(`${where}: ${status} response`, local(d.doc, media.schema), published, provider, report, d.doc);
+        compareSchema(`${where}: ${status} response`, local(d.doc, media.schema), published, provider, report, d.doc, "response");
         continue;
       }
       if (provider.responsesUnpublished !== undefined) continue;
@@ -312,9 +323,13 @@ function alternatives(schema: Schema, provider: Provider): Schema[] {
   const list = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
   if (!list) return [schema];
   const shared = isObject(schema.properties) ? schema.properties : undefined;
+  const required = requiredOf(schema);
   return list.map((s) => {
     const option = provider.description.schema(s);
-    return shared ? { ...option, properties: { ...shared, ...(isObject(option.properties) ? option.properties : {}) } } : option;
+    if (!shared) return option;
+    // What the shared properties require holds in every alternative too.
+    const both = [...new Set([...required, ...requiredOf(option)])];
+    return { ...option, properties: { ...shared, ...(isObject(option.properties) ? option.properties : {}) }, ...(both.length > 0 ? { required: both } : {}) };
   });
 }
 
@@ -334,7 +349,7 @@ export function statedMaximum(schema: Schema, description = ""): number | undefi
   return words ? Number(words[1]) : undefined;
 }
 
-function compareSchema(where: string, declared: Schema, published: Schema, provider: Provider, report: ContractReport, doc: JsonObject, description?: string): void {
+function compareSchema(where: string, declared: Schema, published: Schema, provider: Provider, report: ContractReport, doc: JsonObject, side: Side, description?: string, top = false): void {
   const options = alternatives(published, provider);
   // Against anyOf/oneOf, the declared shape must fit one of the alternatives.
   // The closest alternative's findings and counts are kept: a shape that
@@ -343,7 +358,7 @@ function compareSchema(where: string, declared: Schema, published: Schema, provi
   let best: ContractReport | undefined;
   for (const option of options) {
     const trial: ContractReport = { findings: [], checked: { ...report.checked }, declared: report.declared };
-    compareOne(where, declared, option, provider, trial, doc, description);
+    compareOne(where, declared, option, provider, trial, doc, side, description, top);
     if (!best || trial.findings.length < best.findings.length) best = trial;
     if (trial.findings.length === 0) break;
   }
@@ -352,7 +367,7 @@ function compareSchema(where: string, declared: Schema, published: Schema, provi
   report.findings.push(...best.findings);
 }
 
-function compareOne(where: string, declared: Schema, published: Schema, provider: Provider, report: ContractReport, doc: JsonObject, description?: string): void {
+function compareOne(where: string, declared: Schema, published: Schema, provider: Provider, report: ContractReport, doc: JsonObject, side: Side, description?: string, top = false): void {
   const mine = types(declared);
   const theirs = types(published);
   if (mine && theirs) {
@@ -378,12 +393,50 @@ function compareOne(where: string, declared: Schema, published: Schema, provider
     for (const [name, sub] of Object.entries(declared.properties)) {
       report.checked.fields++;
       const match = theirs?.[name];
-      if (match !== undefined) compareSchema(`${where}.${name}`, local(doc, sub), provider.description.schema(match), provider, report, doc);
+      if (match !== undefined) compareSchema(`${where}.${name}`, local(doc, sub), provider.description.schema(match), provider, report, doc, side);
       else if (theirs || !isObject(published.additionalProperties)) report.findings.push(`${where}: field ${name} is not in ${provider.source}${theirs ? ` (it has ${nearest(name, Object.keys(theirs))})` : ""}`);
     }
+    if (theirs) compareRequired(where, declared, published, theirs, provider, report, side, top);
   }
   if (declared.items !== undefined && published.items !== undefined) {
-    compareSchema(`${where}[]`, local(doc, declared.items), provider.description.schema(published.items), provider, report, doc);
+    compareSchema(`${where}[]`, local(doc, declared.items), provider.description.schema(published.items), provider, report, doc, side);
+  }
+}
+
+/** Which way a schema's values travel: sent to the provider, or answered by it. */
+type Side = "request" | "response";
+
+/** The names a schema's `required` lists. */
+function requiredOf(schema: Schema): string[] {
+  return Array.isArray(schema.required) ? schema.required.map(String) : [];
+}
+
+/**
+ * Required-ness of an object's fields, where both the entry and the
+ * description declare its properties. In an answer, a field the entry
+ * requires must be one the description promises (requires): otherwise
+ * Stepgate refuses, and a gate relies on, an answer the provider may send
+ * without it. In a request, a field the description requires must be
+ * required by the entry too, or a call can go out that the provider
+ * rejects; at the top of a request body a required field the entry does not
+ * declare at all is checkBody's finding, below it this one's. A request
+ * field the entry requires and the description leaves optional is stricter,
+ * not wrong, and still a finding: kept only as a waiver that says why.
+ */
+function compareRequired(where: string, declared: Schema, published: Schema, theirs: JsonObject, provider: Provider, report: ContractReport, side: Side, top: boolean): void {
+  const mine = isObject(declared.properties) ? declared.properties : {};
+  const ours = requiredOf(declared);
+  const promised = requiredOf(published);
+  for (const name of ours) {
+    // A name the description does not have is already a finding of its own.
+    if (theirs[name] === undefined || promised.includes(name)) continue;
+    report.findings.push(side === "response" ? `${where}: field ${name} is required here, where ${provider.source} does not promise it` : `${where}: field ${name} is required here and optional in ${provider.source}`);
+  }
+  if (side !== "request") return;
+  for (const name of promised) {
+    if (ours.includes(name)) continue;
+    if (mine[name] !== undefined) report.findings.push(`${where}: field ${name} is required in ${provider.source}, and optional here`);
+    else if (!top) report.findings.push(`${where}: field ${name} is required in ${provider.source}, and not declared`);
   }
 }
 

@@ -21,6 +21,8 @@ export interface PublishedOperation {
   operationId: string;
   parameters: PublishedParameter[];
   body?: Schema | undefined;
+  /** Whether the operation's request body is required (OpenAPI's requestBody.required). */
+  bodyRequired: boolean;
   /**
    * Each status's JSON bodies by media type: application/json and any +json
    * type (the National Weather Service answers application/geo+json), which
@@ -32,16 +34,25 @@ export interface PublishedOperation {
 /**
  * A reading of one published schema that its provider's own reference and
  * examples give, where the description says otherwise by a slip of its
- * generator (source.json `corrections`, each with why). The one kind:
- * `"read": "items as anyOf"`, for a schema at `at` whose `items` is a list
- * of shapes (JSON Schema draft 4's tuple form, which Swagger 2.0 does not
- * have) standing one level too deep: it is read as an array whose items
- * are any of those shapes. A correction that no longer matches its schema
- * throws, so none outlives the slip it covers.
+ * generator or says it only in words (source.json `corrections`, each with
+ * why). Two kinds:
+ * - `"read": "items as anyOf"`, for a schema at `at` whose `items` is a list
+ *   of shapes (JSON Schema draft 4's tuple form, which Swagger 2.0 does not
+ *   have) standing one level too deep: it is read as an array whose items
+ *   are any of those shapes;
+ * - `"read": "required"`, with `fields`, for an object schema at `at` whose
+ *   description promises those fields in every answer in words rather than
+ *   in its `required` list (NWS's Alert follows CAP v1.2, which requires an
+ *   alert's status and its info's event): they are read as required.
+ * A correction that no longer matches its schema throws (a bare list no
+ * longer under items; a field no longer declared there, or already
+ * required), so none outlives the slip it covers.
  */
 export interface Correction {
   at: string;
-  read: "items as anyOf";
+  read: "items as anyOf" | "required";
+  /** For "required": the fields read as required. */
+  fields?: string[];
   why: string;
 }
 
@@ -50,6 +61,17 @@ function applyCorrection(doc: JsonObject, c: Correction): void {
   const parent = resolvePointer(doc, c.at.slice(0, slash));
   const key = unescapePointerToken(c.at.slice(slash + 1));
   const node = isObject(parent) ? parent[key] : undefined;
+  if (c.read === "required") {
+    const fields = c.fields ?? [];
+    if (!isObject(node) || !isObject(node.properties) || fields.length === 0) throw new Error(`correction at ${c.at}: no object schema with properties there, or no fields named; remove the correction`);
+    const required = Array.isArray(node.required) ? node.required.map(String) : [];
+    for (const f of fields) {
+      if ((node.properties as JsonObject)[f] === undefined) throw new Error(`correction at ${c.at}: the description no longer declares ${f} there; remove it from the correction`);
+      if (required.includes(f)) throw new Error(`correction at ${c.at}: the description now requires ${f} itself; remove it from the correction`);
+    }
+    node.required = [...required, ...fields];
+    return;
+  }
   if (c.read !== "items as anyOf") throw new Error(`correction at ${c.at}: unknown reading ${String(c.read)}`);
   if (!isObject(parent) || !isObject(node) || !Array.isArray(node.items) || Object.keys(node).some((k) => k !== "items")) {
     throw new Error(`correction at ${c.at}: the description no longer has a bare list of shapes under items there; remove the correction`);
@@ -121,6 +143,7 @@ export class PublishedDescription {
       operationId: String(op.operationId ?? ""),
       parameters,
       body: isObject(bodySchema) && bodySchema.schema !== undefined ? this.schema(bodySchema.schema) : undefined,
+      bodyRequired: isObject(body) && body.required === true,
       responses,
     };
   }
