@@ -36,7 +36,7 @@ To check that an output used real API data, compare it with calls or with { resu
 Expressions are JSONLogic (var, ==, and, or, !, in, map, filter, some, all, cat, ...) plus Stepgate's operators: ${STEPGATE_OPERATORS.join(", ")}. Every object in an expression is one operator; build objects with object. Regular expressions follow RE2 (no lookahead or backreferences).
 
 Mechanical steps: do: { calls: [{ id, operation, arguments, each?, accept? }], output } where arguments and output are templates over { inputs, steps, responses }: a one-key operator object is evaluated, { literal: x } is x as written, other objects and arrays are walked. each (a list or an expression) repeats the call per element, bound as item in its arguments ({ var: item.id }); responses.<call id> is then the list of results. accept: HTTP error statuses kept as responses. No tools, retries, derive or let in a mechanical step.
-A write (POST, PUT, PATCH, DELETE; no effect: read) goes in a mechanical step after the approved step: in an agent's tools it may be called with any arguments, any number of times, before any gate.
+A write (POST/PUT/PATCH/DELETE, an MCP tool not readOnlyHint; no effect: read) goes in a mechanical step after approval: an agent may call it with any arguments, any number of times, before any gate.
 
 Tools are remote only, at https:// URLs (http:// only for localhost, 127.0.0.1 and [::1]). Each has exactly one of:
 - openapi: { server, url + sha256 } or { server, document }: each exposed operationId becomes an operation.

@@ -4,6 +4,7 @@
 // its authorization server advertises.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { hashJson } from "../format/identity.js";
+import { listAllTools } from "../tools/mcp-list-tools.js";
 import type { FetchLike } from "../egress/index.js";
 import { discoverAuthorization, type McpAuthorization } from "./mcp-auth-metadata.js";
 import type { AuthoringOptions } from "./options.js";
@@ -15,6 +16,8 @@ export interface InspectedTool {
   description?: string;
   input_schema: Record<string, unknown>;
   schema_sha256: string;
+  /** The server marks it readOnlyHint: true; anything else may change something, and a stepfile that lets an agent call it without effect: read gets agent-write. */
+  read_only: boolean;
 }
 
 export interface McpInspection {
@@ -37,15 +40,13 @@ export async function inspectMcp(url: URL, requests: AuthoringOptions["requests"
   const client = new Client({ name: "stepgate-inspect", version: "1" });
   try {
     await client.connect(new StreamableHTTPClientTransport(url, { fetch: watching }));
-    const tools: InspectedTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : {});
-      for (const t of page.tools) {
-        tools.push({ name: t.name, ...(t.description ? { description: t.description } : {}), input_schema: t.inputSchema, schema_sha256: hashJson(t.inputSchema) });
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
+    const tools = (await listAllTools(client)).map((t): InspectedTool => ({
+      name: t.name,
+      ...(t.description ? { description: t.description } : {}),
+      input_schema: t.inputSchema,
+      schema_sha256: hashJson(t.inputSchema),
+      read_only: t.annotations?.readOnlyHint === true,
+    }));
     return { kind: "mcp", url: url.href, tools };
   } catch (error) {
     if (!challenge) throw error;

@@ -7,7 +7,11 @@ export function inspectionText(i: ApiInspection): string {
     const lines = [`${i.url} is an MCP server.`];
     if (i.tools) {
       lines.push(`Tools (${i.tools.length}); expose a name, and pin its schema with { name, schema_sha256 }:`);
-      for (const t of i.tools) lines.push(`- ${t.name}: schema_sha256 ${t.schema_sha256}${t.description ? ` (${t.description})` : ""}`, `  input schema: ${JSON.stringify(t.input_schema)}`);
+      for (const t of i.tools) {
+        // Whether it only reads decides where it belongs: an agent step's tools, or a mechanical step after an approval (docs/checks.md, agent-write).
+        const effect = t.read_only ? "marked read-only (readOnlyHint): expose it as { name, effect: read } so an agent step may call it and a failed call is retried" : "not marked read-only: it may change something, so call it from a mechanical step, not an agent step's tools";
+        lines.push(`- ${t.name}: schema_sha256 ${t.schema_sha256}${t.description ? ` (${t.description})` : ""}`, `  ${effect}`, `  input schema: ${JSON.stringify(t.input_schema)}`);
+      }
     }
     if (i.authorization) {
       const a = i.authorization;

@@ -62,19 +62,19 @@ export function validateDraft(text: string, rules: DraftRuleContext, findings: F
   };
 }
 
-/** The draft's findings but those of the `ignore` rules, each pinned document fetched through egress with no credential, from a host the draft rules let drafts reach. */
+/** The draft's findings but those of the `ignore` rules, each pinned document fetched and each MCP server an agent step calls listed, through egress with no credential, from a host the draft rules let drafts reach. */
 export async function draftFindings(text: string, requests: AuthoringOptions["requests"], rules: DraftRuleContext, ignore: readonly string[] = []): Promise<Findings> {
-  const { pinnedDocuments } = await import("../tools/pinned-documents.js");
-  const fetchPinned = pinnedDocuments({
+  const [{ pinnedDocuments }, { mcpListings }] = await Promise.all([import("../tools/pinned-documents.js"), import("../tools/mcp-listing.js")]);
+  const fetchOptions = {
     policy: { userAgent: requests.userAgent, timeoutMs: requests.timeoutMs, maxBytes: requests.maxBytes, env: {} },
     // Only the settings granted to drafts are read, as stepgate_try reads them.
     env: Object.fromEntries(rules.grants.settings.map((name) => [settingVariable(name), rules.env[settingVariable(name)]])),
-    refuse: (url) => {
+    refuse: (url: URL) => {
       const problem = rules.publicUrl(url);
       return problem === undefined ? undefined : `${url.href} ${problem}; ${WAY_FORWARD.draft}`;
     },
-  });
-  return fetchedFindings(text, "draft", { fetchPinned, ignore: new Set(ignore) });
+  };
+  return fetchedFindings(text, "draft", { fetchPinned: pinnedDocuments(fetchOptions), listMcp: mcpListings(fetchOptions), ignore: new Set(ignore) });
 }
 
 function issueLine(i: Issue): string {

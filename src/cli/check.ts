@@ -8,8 +8,9 @@
 // --ignore does not exist, 70 (bin/stepgate.js) for an unexpected error,
 // after the other files' findings; else 0. Nothing is served. An OpenAPI document
 // pinned by url + sha256 is fetched as preflight fetches it, so its checks
-// run; with --offline, or when it cannot be fetched, a finding says which
-// checks did not run.
+// run, and an MCP server whose tools an agent step lists is listed, so
+// agent-write can judge them; with --offline, or when it cannot be reached,
+// a finding says which checks did not run.
 import { StepfileUnreadable, StepgateError, type Issue } from "../errors.js";
 import { fetchedFindings, findingsText, type FindingOptions } from "../loader/findings.js";
 import { ignoreProblem } from "../loader/rules/index.js";
@@ -27,7 +28,7 @@ export async function checkMode(options: Options, out: (text: string) => void, e
     err(`stepgate: --ignore ${id}: ${problem}`);
     return 2;
   }
-  const findingOptions: FindingOptions = { ignore: new Set(options.ignore), ...(options.offline ? { unfetched: "--offline skips fetching" } : { fetchPinned: await pinnedFetcher(options) }) };
+  const findingOptions: FindingOptions = { ignore: new Set(options.ignore), ...(options.offline ? { unfetched: "--offline skips fetching" } : checkFetches(options)) };
   const reports: FileReport[] = [];
   // What a file can be refused for is in its report; anything else is a defect of Stepgate (or a
   // damaged install). As when serving, the other files are still checked and their findings
@@ -70,13 +71,22 @@ export async function checkMode(options: Options, out: (text: string) => void, e
   return code;
 }
 
-/** The fetch preflight makes, with the operator's --allow-private-host names and limits; loaded only when a check may fetch. */
-async function pinnedFetcher(options: Options): Promise<NonNullable<FindingOptions["fetchPinned"]>> {
-  const [{ pinnedDocuments }, { addressGuard, userAgent }, { packageVersion }] = await Promise.all([import("../tools/pinned-documents.js"), import("../egress/index.js"), import("./package-root.js")]);
-  let fetch: NonNullable<FindingOptions["fetchPinned"]> | undefined;
-  // The egress policy (and undici's dispatcher) is made on the first pinned document, so a check of inline documents makes none.
-  return (toolId, doc) => {
-    fetch ??= pinnedDocuments({
+/**
+ * The fetch and the MCP listing preflight makes, with the operator's
+ * --allow-private-host names and limits. Their code (egress, undici, the MCP
+ * client) is loaded, and the egress policy made, on the first document or
+ * server a check reaches, so a check of inline documents loads none of it.
+ */
+function checkFetches(options: Options): Pick<FindingOptions, "fetchPinned" | "listMcp"> {
+  let made: Promise<{ fetchPinned: NonNullable<FindingOptions["fetchPinned"]>; listMcp: NonNullable<FindingOptions["listMcp"]> }> | undefined;
+  const make = async () => {
+    const [{ pinnedDocuments }, { mcpListings }, { addressGuard, userAgent }, { packageVersion }] = await Promise.all([
+      import("../tools/pinned-documents.js"),
+      import("../tools/mcp-listing.js"),
+      import("../egress/index.js"),
+      import("./package-root.js"),
+    ]);
+    const fetchOptions = {
       policy: {
         userAgent: userAgent(packageVersion(), options.contact),
         timeoutMs: options.limits.requestTimeoutMs,
@@ -85,11 +95,16 @@ async function pinnedFetcher(options: Options): Promise<NonNullable<FindingOptio
         addresses: addressGuard({ allowPrivateHosts: options.allowPrivateHosts }),
       },
       env: process.env,
-    });
-    // A document that could not be fetched (not one whose digest differs) can be left out of the check: say how.
-    return fetch(toolId, doc).catch((error: unknown) => {
-      throw error instanceof StepgateError ? error : new Error(`${(error as Error).message} (--offline checks without fetching)`);
-    });
+    };
+    return { fetchPinned: pinnedDocuments(fetchOptions), listMcp: mcpListings(fetchOptions) };
+  };
+  // What could not be reached (not a document whose digest differs) can be left out of the check: say how.
+  const offlineHint = (error: unknown): never => {
+    throw error instanceof StepgateError ? error : new Error(`${(error as Error).message} (--offline checks without fetching)`);
+  };
+  return {
+    fetchPinned: async (toolId, doc) => (await (made ??= make())).fetchPinned(toolId, doc).catch(offlineHint),
+    listMcp: async (toolId, doc) => (await (made ??= make())).listMcp(toolId, doc).catch(offlineHint),
   };
 }
 

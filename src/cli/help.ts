@@ -19,8 +19,9 @@ Usage:
                                                           file, line and column, each with its rule id (what
                                                           stepgate_validate reports), for CI; --format sarif writes
                                                           SARIF 2.1.0; --ignore turns a warning rule off (repeatable);
-                                                          a document pinned by url is fetched as preflight would,
-                                                          unless --offline; exit 1 on any error, with --strict on any
+                                                          a document pinned by url is fetched, and an MCP server an
+                                                          agent step calls is listed, as preflight would, unless
+                                                          --offline; exit 1 on any error, with --strict on any
                                                           warning too (docs/checks.md lists the rules)
   stepgate --verify [--key <public.pem>] [--json] <ledger.jsonl>...
                                                           check ledgers: intact and signed, unsigned, open, tampered,

@@ -10,10 +10,19 @@
 // document that is not fetched (no way given: --offline; or the fetch or
 // its digest check failed) is itself a finding, `pinned-document-unchecked`,
 // naming the tool and the checks that did not run.
+//
+// Likewise a remote MCP tool in an agent step's tools (not declared `effect:
+// read`): only its server's tools/list says whether it changes anything.
+// Given a way to list it (`listMcp`, the listing preflight makes, with no
+// credential), agent-write judges it by that listing; a server that is not
+// listed is the finding `mcp-tools-unlisted`, naming the tools not judged.
 import { StepfileInvalid, type Issue } from "../errors.js";
 import type { StepfileDocument, ToolDef } from "../format/types.js";
+import { mcpToolsToJudge, type ListedMcpTool } from "./agent-writes.js";
 import { byPlace, loadStepfileText, placeIssues, readStepfileText, type LoadedStepfile } from "./load.js";
+import { FileFacts } from "./rules/facts.js";
 import { WARNING_RULES } from "./rules/index.js";
+import { mcpToolsUnlisted } from "./rules/mcp-tools-unlisted.js";
 import { pinnedDocumentUnchecked } from "./rules/pinned-document-unchecked.js";
 import type { RawIssue } from "./raw-issue.js";
 import { runRules } from "./rules/run.js";
@@ -31,36 +40,44 @@ export interface Findings {
 /** Fetches the document tool `toolId` of `doc` pins, checked against its digest; throws, saying why, when it cannot. */
 export type FetchPinned = (toolId: string, doc: StepfileDocument) => Promise<Record<string, unknown>>;
 
+/** Lists the tools of the MCP server tool `toolId` of `doc` names; throws, saying why, when it cannot. */
+export type ListMcp = (toolId: string, doc: StepfileDocument) => Promise<readonly ListedMcpTool[]>;
+
 export interface FindingOptions {
   /** Rule ids whose findings are left out (`--ignore`). */
   ignore?: ReadonlySet<string>;
   /** How pinned documents are fetched; without it none is, and `unfetched` says why. */
   fetchPinned?: FetchPinned;
-  /** Why pinned documents are not fetched when `fetchPinned` is not given, e.g. "--offline skips fetching". */
+  /** How MCP servers are listed; without it none is, and `unfetched` says why. */
+  listMcp?: ListMcp;
+  /** Why pinned documents are not fetched (and MCP servers not listed) when no way is given, e.g. "--offline skips fetching". */
   unfetched?: string;
 }
 
 /** A text's findings, fetching nothing: a pinned document is reported unchecked, saying `options.unfetched`. */
 export function textFindings(text: string, source: string, options: FindingOptions = {}): Findings {
   const loaded = tryLoad(text, source);
-  return "errors" in loaded ? loaded : found(text, loaded, new Map(), options);
+  return "errors" in loaded ? loaded : found(text, loaded, { documents: new Map(), listings: new Map() }, options);
 }
 
 /** A text's findings, each pinned document fetched with `options.fetchPinned` first. */
 export async function fetchedFindings(text: string, source: string, options: FindingOptions): Promise<Findings> {
   const loaded = tryLoad(text, source);
   if ("errors" in loaded) return loaded;
-  const fetched = new Map<string, Fetched>();
-  if (options.fetchPinned) {
-    for (const id of pinnedTools(loaded.doc)) {
-      try {
-        fetched.set(id, { document: await options.fetchPinned(id, loaded.doc) });
-      } catch (error) {
-        fetched.set(id, { reason: `could not be fetched: ${(error as Error).message}` });
-      }
-    }
-  }
+  const fetched: Fetched = { documents: new Map(), listings: new Map() };
+  const { fetchPinned, listMcp } = options;
+  if (fetchPinned) for (const id of pinnedTools(loaded.doc)) fetched.documents.set(id, await got(() => fetchPinned(id, loaded.doc), "could not be fetched"));
+  if (listMcp) for (const id of mcpToolsToJudge(loaded.doc).keys()) fetched.listings.set(id, await got(() => listMcp(id, loaded.doc), "could not be listed"));
   return found(text, loaded, fetched, options);
+}
+
+/** What `get` gives, or why it failed, after `failed`. */
+async function got<T>(get: () => Promise<T>, failed: string): Promise<{ value: T } | { reason: string }> {
+  try {
+    return { value: await get() };
+  } catch (error) {
+    return { reason: `${failed}: ${(error as Error).message}` };
+  }
 }
 
 /** A file's findings, fetching pinned documents when `options.fetchPinned` is given; a file that cannot be read throws StepfileUnreadable, as loading does. */
@@ -78,7 +95,13 @@ export async function findingsText(path: string, source: string, maxBytes?: numb
   }
 }
 
-type Fetched = { document: Record<string, unknown> } | { reason: string };
+type Got<T> = { value: T } | { reason: string };
+
+/** What a check fetched for a file: each pinned document and each MCP server's listing, by tool id, or why not. */
+interface Fetched {
+  documents: Map<string, Got<Record<string, unknown>>>;
+  listings: Map<string, Got<readonly ListedMcpTool[]>>;
+}
 
 function tryLoad(text: string, source: string): LoadedStepfile | Findings {
   try {
@@ -88,8 +111,9 @@ function tryLoad(text: string, source: string): LoadedStepfile | Findings {
   }
 }
 
-function found(text: string, loaded: LoadedStepfile, fetched: ReadonlyMap<string, Fetched>, options: FindingOptions): Findings {
-  const warnings = pinnedTools(loaded.doc).length > 0 ? withPinned(text, loaded, fetched, options) : [...loaded.warnings];
+function found(text: string, loaded: LoadedStepfile, fetched: Fetched, options: FindingOptions): Findings {
+  const needsFetching = pinnedTools(loaded.doc).length > 0 || mcpToolsToJudge(loaded.doc).size > 0;
+  const warnings = needsFetching ? withFetched(text, loaded, fetched, options) : [...loaded.warnings];
   return { loaded, errors: [], warnings: warnings.filter((w) => !options.ignore?.has(w.rule ?? "")) };
 }
 
@@ -104,25 +128,33 @@ function pinnedTools(doc: StepfileDocument): string[] {
     .map(([id]) => id);
 }
 
-function withPinned(text: string, loaded: LoadedStepfile, fetched: ReadonlyMap<string, Fetched>, options: FindingOptions): Issue[] {
+/** The warnings again with what was fetched in place: each pinned document in its tool, each MCP listing in the facts; what was not fetched is a finding. */
+function withFetched(text: string, loaded: LoadedStepfile, fetched: Fetched, options: FindingOptions): Issue[] {
   const tools: Record<string, ToolDef> = { ...loaded.doc.tools };
   const unchecked: RawIssue[] = [];
+  const notFetched = (verb: string) => `was not ${verb} (${options.unfetched ?? "nothing here fetches documents"})`;
   for (const id of pinnedTools(loaded.doc)) {
     const openapi = tools[id]!.openapi!;
-    const got = fetched.get(id);
-    if (got && "document" in got) {
-      tools[id] = { ...tools[id]!, openapi: { ...openapi, document: got.document } };
+    const got = fetched.documents.get(id);
+    if (got && "value" in got) {
+      tools[id] = { ...tools[id]!, openapi: { ...openapi, document: got.value } };
       continue;
     }
-    const reason = got?.reason ?? `was not fetched (${options.unfetched ?? "nothing here fetches documents"})`;
-    unchecked.push(pinnedDocumentUnchecked.finding(id, openapi.url!, reason, documentRules()));
+    unchecked.push(pinnedDocumentUnchecked.finding(id, openapi.url!, got?.reason ?? notFetched("fetched"), documentRules()));
+  }
+  const listings = new Map<string, readonly ListedMcpTool[]>();
+  for (const [id, names] of mcpToolsToJudge(loaded.doc)) {
+    const got = fetched.listings.get(id);
+    if (got && "value" in got) listings.set(id, got.value);
+    else unchecked.push(mcpToolsUnlisted.finding(id, tools[id]!.mcp!.url, got?.reason ?? notFetched("listed"), names));
   }
   const parsed = syntax.check(text);
   if ("issues" in parsed) return [...loaded.warnings];
   // The warning rules' findings are made again from the document with the fetched ones in place; the parser's stay as the load found them.
   const checked = new Set(WARNING_RULES.map((r) => r.id));
   const kept = loaded.warnings.filter((w) => !checked.has(w.rule ?? ""));
-  return byPlace([...kept, ...placeIssues([...runRules({ ...loaded.doc, tools }, "warning"), ...unchecked], parsed)]);
+  const doc = { ...loaded.doc, tools };
+  return byPlace([...kept, ...placeIssues([...runRules(doc, "warning", new FileFacts(doc, listings)), ...unchecked], parsed)]);
 }
 
 function refused(error: unknown): Findings {

@@ -7,6 +7,7 @@ import { InvalidGrant, PreflightFailed, StepgateError, ToolCallFailed } from "..
 import { hashJson } from "../format/identity.js";
 import { exposedName, type Exposed } from "../format/types.js";
 import { egressFetch, type CredentialRef, type EgressPolicy, type FetchLike } from "../egress/index.js";
+import { listAllTools, type ListedTool } from "./mcp-list-tools.js";
 import type { Operation } from "./toolbox.js";
 import { outcomeFacts } from "./toolbox.js";
 
@@ -51,16 +52,10 @@ export async function openMcpTool(
     const own = stepgateErrorIn(error);
     if (own && call && !call.signal.aborted) call.abort(own);
   }
-  let listed: Array<{ name: string; description?: string; inputSchema: Record<string, unknown> }>;
+  let listed: ListedTool[];
   try {
     await client.connect(transport);
-    listed = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : {});
-      listed.push(...(page.tools as typeof listed));
-      cursor = page.nextCursor;
-    } while (cursor);
+    listed = await listAllTools(client);
   } catch (error) {
     await client.close().catch(() => undefined);
     // A revoked grant is the seed's InvalidGrant wherever it is found, not a tool's fault.

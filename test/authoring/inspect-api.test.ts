@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { inspectApi } from "../../src/authoring/inspect-api.js";
 import type { OpenApiInspection } from "../../src/authoring/inspect-openapi.js";
 import type { McpInspection } from "../../src/authoring/inspect-mcp.js";
+import { inspectionText } from "../../src/authoring/inspection-text.js";
 import { publicHttpsUrl, type PublicUrlCheck } from "../../src/authoring/public-url.js";
 import { hashJson } from "../../src/format/identity.js";
 import { startApiFixture } from "../support/api-fixture.js";
@@ -116,7 +117,7 @@ describe("stepgate_inspect_api on OpenAPI documents", () => {
 
 describe("stepgate_inspect_api on MCP servers", () => {
   const tools = [
-    { name: "lookup", description: "Look something up.", inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] }, text: "x" },
+    { name: "lookup", description: "Look something up.", inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] }, text: "x", annotations: { readOnlyHint: true } },
     { name: "ping", inputSchema: { type: "object" }, text: "pong" },
   ];
 
@@ -127,6 +128,15 @@ describe("stepgate_inspect_api on MCP servers", () => {
     expect(result.kind).toBe("mcp");
     expect(result.tools!.map((t) => [t.name, t.schema_sha256])).toEqual(tools.map((t) => [t.name, hashJson(t.inputSchema)]));
     expect(result.authorization).toBeUndefined();
+    // What the server says of each tool decides where it belongs (agent-write): only readOnlyHint: true is a read.
+    expect(result.tools!.map((t) => [t.name, t.read_only])).toEqual([
+      ["lookup", true],
+      ["ping", false],
+    ]);
+    const text = inspectionText(result);
+    expect(text).toContain("- lookup: schema_sha256");
+    expect(text).toMatch(/lookup: [^\n]*\n {2}marked read-only \(readOnlyHint\): expose it as \{ name, effect: read \}/);
+    expect(text).toMatch(/ping: [^\n]*\n {2}not marked read-only: it may change something, so call it from a mechanical step/);
   });
 
   it("gives the token endpoint the authorization server advertises when the server demands authorization", async () => {

@@ -12,6 +12,8 @@ export interface McpFixtureTool {
   inputSchema: Record<string, unknown>;
   /** Every call is answered with this text as one text content block. */
   text: string;
+  /** The tool's annotations (readOnlyHint and the rest), listed as given. */
+  annotations?: Record<string, unknown>;
 }
 
 export interface McpFixtureOptions {
@@ -94,7 +96,7 @@ export async function startMcpFixture(options: McpFixtureOptions): Promise<McpFi
   async function answer(request: Request): Promise<Response> {
     const mcp = new Server({ name: "fixture", version: "0.0.0" }, { capabilities: { tools: {} } });
     mcp.setRequestHandler("tools/list", () => ({
-      tools: options.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) as never,
+      tools: options.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, ...(t.annotations ? { annotations: t.annotations } : {}) })) as never,
     }));
     mcp.setRequestHandler("tools/call", (call) => {
       const tool = options.tools.find((t) => t.name === call.params.name);

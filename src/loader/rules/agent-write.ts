@@ -9,6 +9,6 @@ export const agentWrite: Rule = {
   id: "agent-write",
   severity: "warning",
   readsOperations: true,
-  description: "An agent step's tools list an operation that changes something (POST, PUT, PATCH or DELETE without effect: read), which the agent may call with any arguments, any number of times, before any gate of the step; make the write a mechanical step after the approved step.",
-  check: ({ doc, facts, reportAll }) => reportAll(agentWrites(doc, facts.operations)),
+  description: "An agent step's tools list an operation that changes something (POST, PUT, PATCH or DELETE, or an MCP tool its server does not mark readOnlyHint: true, without effect: read), which the agent may call with any arguments, any number of times, before any gate of the step; make the write a mechanical step after the approved step.",
+  check: ({ doc, facts, reportAll }) => reportAll(agentWrites(doc, facts.operations, facts.mcpListings)),
 };

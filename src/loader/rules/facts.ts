@@ -1,9 +1,11 @@
 // What rules read of a file beyond its document, computed on first use and
 // once for every rule of the pass (errors and warnings share one FileFacts):
 // which tool exposes each name, each exposed operation of its OpenAPI
-// documents (their responses and inputs), the expression walk's findings and
-// the path walk's.
+// documents (their responses and inputs), what the MCP servers a check
+// listed say of their tools, the expression walk's findings and the path
+// walk's.
 import { exposedName, type StepfileDocument } from "../../format/types.js";
+import type { ListedMcpTool } from "../agent-writes.js";
 import { walkExpressions } from "../expression-walk.js";
 import { operationInputs, type OperationInputs } from "../operation-inputs.js";
 import { walkPaths } from "../path-walk.js";
@@ -18,7 +20,15 @@ export class FileFacts {
   private expressionsMemo?: Map<string, RawIssue[]>;
   private pathsMemo?: Map<string, RawIssue[]>;
 
-  constructor(private readonly doc: StepfileDocument) {}
+  /**
+   * `mcpListings`: the tools/list of each MCP tool (by tool id) that
+   * `--check` or stepgate_validate read (src/loader/findings.ts); a load
+   * lists nothing, so a load's pass judges no MCP tool.
+   */
+  constructor(
+    private readonly doc: StepfileDocument,
+    readonly mcpListings: ReadonlyMap<string, readonly ListedMcpTool[]> = new Map(),
+  ) {}
 
   /** Each exposed name, with the first tool (in the file's order) that exposes it. */
   get exposedBy(): ReadonlyMap<string, string> {

@@ -17,7 +17,8 @@
 // 3. Give it a section in docs/checks.md with a wrong and a fixed example
 //    (test/docs/checks-doc.test.ts loads both).
 // A rule whose finding is the load's own work failing (the read, the parse,
-// the structure schema, the compile, a pinned document's fetch, an Arazzo
+// the structure schema, the compile, a pinned document's fetch, an MCP
+// server's listing, an Arazzo
 // document's reading and conversion) is a
 // StageRule (rule.ts), in STAGE_RULES, reported by that step of the load.
 import { closestNames } from "../../format/closest-names.js";
@@ -44,6 +45,7 @@ import { gateKindRule } from "./gate-kind.js";
 import { httpGateVerifier } from "./http-gate-verifier.js";
 import { ignoredGateField } from "./ignored-gate-field.js";
 import { itemOutsideEach } from "./item-outside-each.js";
+import { mcpToolsUnlisted } from "./mcp-tools-unlisted.js";
 import { pinnedDocumentUnchecked } from "./pinned-document-unchecked.js";
 import { placeholderShownAsWritten } from "./placeholder-shown-as-written.js";
 import { placeholders } from "./placeholders.js";
@@ -108,7 +110,7 @@ export const WARNING_RULES: readonly Rule[] = [
 ];
 
 /** The rules the load's own steps report (rule.ts, StageRule), in the order a load meets them. */
-export const STAGE_RULES: readonly StageRule[] = [fileSize, syntax, duplicateJsonKey, flowKeyWithoutValue, yamlWarning, structure, schema, pinnedDocumentUnchecked, arazzoSchema, arazzoUnconvertible, arazzoUnvalidated, arazzoCredentialParameter];
+export const STAGE_RULES: readonly StageRule[] = [fileSize, syntax, duplicateJsonKey, flowKeyWithoutValue, yamlWarning, structure, schema, pinnedDocumentUnchecked, mcpToolsUnlisted, arazzoSchema, arazzoUnconvertible, arazzoUnvalidated, arazzoCredentialParameter];
 
 /** Every rule that can be reported: what SARIF's tool.driver.rules and docs/checks.md list. */
 export const ALL_RULES: readonly RuleInfo[] = [...STAGE_RULES, ...ERROR_RULES, ...WARNING_RULES];

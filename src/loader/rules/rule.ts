@@ -35,7 +35,8 @@ export interface Rule extends RuleInfo {
  * a check of a parsed document: reading the file (`file-size`), parsing it
  * (`syntax`, `duplicate-json-key`, `flow-key-without-value`), the structure schema every later check
  * relies on (`structure`), compiling schemas and predicates (`schema`), and
- * fetching a pinned document (`pinned-document-unchecked`), and reading or
+ * fetching a pinned document (`pinned-document-unchecked`), listing an MCP
+ * server (`mcp-tools-unlisted`), and reading or
  * converting an Arazzo document (`arazzo-schema`, `arazzo-unconvertible`,
  * `arazzo-unvalidated`). Its file holds
  * its id, description and severity and, where the stage allows, the check
