@@ -3,7 +3,8 @@
 // `jsonpath` filters (`$[?...]`) over a context, per the Arazzo
 // Specification, "Criterion Object" and "Criterion Expression Type Object"
 // (OAI/Arazzo-Specification, versions/1.0.1.md, commit
-// fc140d26c440291b0061c62a53e45a8fb07cc369). `xpath` is refused.
+// fc140d26c440291b0061c62a53e45a8fb07cc369). `xpath` is refused. A Criterion
+// Expression Type Object's version must be one the specification lists.
 //
 // `$statusCode`: a stepfile call keeps only the body, and reaching a step's
 // output means the API answered with success. So the status is one of the
@@ -21,7 +22,7 @@ import { refuse, WorkflowRefused } from "./refusals.js";
 export interface Criterion {
   condition: string;
   context?: string;
-  type?: string | { type: string; version: string };
+  type?: string | { type: string; version?: string };
 }
 
 /** Where a criterion is evaluated: the scope, and the success codes a response here can have (undefined: no response). */
@@ -48,11 +49,36 @@ export function criterionExpression(criterion: Criterion, place: CriteriaPlace):
   }
 }
 
+/** The criterion's type, whether written as a string or as a Criterion Expression Type Object; `simple` when omitted. */
+export function criterionType(criterion: Criterion): string {
+  return typeof criterion.type === "object" ? criterion.type.type : criterion.type ?? "simple";
+}
+
+/**
+ * The versions a Criterion Expression Type Object may name: versions/1.0.1.md
+ * lists draft-goessner-dispatch-jsonpath-00 (RFC 9535 is the default without
+ * the object) and xpath-30, xpath-20, xpath-10; 1.1's Expression Type Object
+ * adds rfc9535 and xpath-31. The schema of the document's minor version holds
+ * it to that version's list; this union is for documents no schema checked.
+ */
+const EXPRESSION_VERSIONS: Record<string, readonly string[]> = {
+  jsonpath: ["rfc9535", "draft-goessner-dispatch-jsonpath-00"],
+  xpath: ["xpath-10", "xpath-20", "xpath-30", "xpath-31"],
+};
+
 function lowerCriterion(criterion: Criterion, place: CriteriaPlace): Logic {
-  const type = typeof criterion.type === "object" ? criterion.type.type : criterion.type ?? "simple";
-  const version = typeof criterion.type === "object" ? criterion.type.version : undefined;
+  const type = criterionType(criterion);
   const construct = `${place.construct} (${type} ${JSON.stringify(criterion.condition)})`;
   const at = { ...place, construct };
+  if (typeof criterion.type === "object") {
+    const versions = EXPRESSION_VERSIONS[type];
+    const { version } = criterion.type;
+    if (!versions) refuse(place.scope, `${place.construct}.type`, `a Criterion Expression Type Object's type is jsonpath or xpath, not ${type}`, `write type: ${type} as a string, or name jsonpath or xpath`);
+    // Arazzo 1.1 lets the version be omitted, for the type's default.
+    if (version !== undefined && !versions.includes(version)) {
+      refuse(place.scope, `${place.construct}.type.version`, `${JSON.stringify(version)} is not a ${type} version Arazzo defines (${versions.join(", ")})`, `name one of those versions, or write type: ${type} for its default`);
+    }
+  }
   switch (type) {
     case "simple":
       return folded(at, (status) => lower(parse(criterion.condition, at), at, status, undefined));
@@ -70,9 +96,6 @@ function lowerCriterion(criterion: Criterion, place: CriteriaPlace): Logic {
       });
     }
     case "jsonpath": {
-      if (version !== undefined && version !== "draft-goessner-dispatch-jsonpath-00" && version !== "rfc9535") {
-        refuse(place.scope, construct, `JSONPath version ${version} is not one Arazzo defines`, "use RFC 9535 JSONPath");
-      }
       if (criterion.context === undefined) refuse(place.scope, construct, "a jsonpath criterion needs a context", "give the runtime expression it applies to as context");
       const filter = /^\$\[\?\(?(.*?)\)?\]$/s.exec(criterion.condition.trim());
       if (!filter) {
@@ -109,7 +132,7 @@ function parse(text: string, place: CriteriaPlace): Node {
  * criteria are judged by this set (actions.ts).
  */
 export function statusesWhere(criteria: readonly Criterion[], place: CriteriaPlace): number[] | undefined {
-  if (criteria.length === 0 || criteria.some((c) => (typeof c.type === "object" ? c.type.type : c.type ?? "simple") !== "simple")) return undefined;
+  if (criteria.length === 0 || criteria.some((c) => criterionType(c) !== "simple")) return undefined;
   const nodes = criteria.map((c) => parse(c.condition, place));
   const holding: number[] = [];
   for (let status = 100; status <= 599; status++) {
