@@ -1,0 +1,71 @@
+// Spellings found in Arazzo documents and runners in use, read as their
+// authors mean them (docs/arazzo.md, the mapping), or refused naming the
+// spelling that converts: a Content-Type parameter restating the body's
+// media type, an operationPath naming its source bare (jentic/arazzo-engine),
+// the JSONPath filter a `$.x.length == n` comparison means, and a regex
+// criterion written as a JavaScript literal with flags.
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { convertDocument, type Conversion } from "../../src/arazzo/convert.js";
+import { readArazzo } from "../../src/arazzo/document.js";
+import { refusalLine } from "../../src/arazzo/refusals.js";
+import { REPO_ROOT } from "../support/paths.js";
+
+const FIXTURES = resolve(REPO_ROOT, "test", "arazzo", "fixtures");
+
+/** A document over the fixtures' store.openapi.json whose one workflow has these steps (YAML, indented under steps). */
+function documentWith(steps: string): string {
+  return `arazzo: 1.0.1
+info: { title: Surveyed spellings, version: 1.0.0 }
+sourceDescriptions:
+  - { name: store, url: ./store.openapi.json, type: openapi }
+workflows:
+  - workflowId: spelled
+    steps:
+${steps}
+`;
+}
+
+async function convert(steps: string): Promise<Conversion> {
+  return convertDocument(readArazzo(documentWith(steps), "spelled.arazzo.yaml"), { documentPath: join(FIXTURES, "spelled.arazzo.yaml") });
+}
+
+type Step = { id: string; do?: { calls?: { operation: string; arguments: unknown }[] }; gates?: { predicate: unknown }[] };
+const stepsOf = (c: Conversion) => c.converted[0]!.stepfile.steps as Step[];
+const refusals = (c: Conversion) => c.refused.map(refusalLine);
+
+const placeOrder = (contentType: string) => `      - stepId: place
+        operationId: placeOrder
+        parameters:
+          - { name: Content-Type, in: header, value: ${contentType} }
+        requestBody:
+          contentType: application/json
+          payload: { petId: 7, quantity: 1 }`;
+
+describe("a Content-Type header parameter", () => {
+  it("is left out when it says what is sent anyway: the body's media type, in any case, with charset=utf-8 or without", async () => {
+    for (const value of ["application/json", "Application/JSON", "'application/json; charset=UTF-8'"]) {
+      const c = await convert(placeOrder(value));
+      expect(refusals(c), value).toEqual([]);
+      expect(stepsOf(c)[0]!.do!.calls![0]!.arguments).toEqual({ object: [["body", { object: [["petId", 7], ["quantity", 1]] }]] });
+    }
+  });
+
+  it("is refused when it contradicts the body, or is known only at run time, naming the type sent and the fix", async () => {
+    expect(refusals(await convert(placeOrder("text/plain")))).toEqual([
+      "workflow spelled, step place: parameter Content-Type (in header): Stepgate sends the body as application/json, the media type operation placeOrder declares, and this parameter says text/plain; to convert it, drop the parameter, or declare text/plain as the operation's request body content (only JSON and text bodies can be sent)",
+    ]);
+    expect(refusals(await convert(placeOrder("$inputs.type")))).toEqual([
+      "workflow spelled, step place: parameter Content-Type (in header): Stepgate sets the Content-Type header itself, to application/json, and this value is known only at run time; to convert it, drop the parameter, or write application/json",
+    ]);
+  });
+
+  it("is refused on an operation that takes no body", async () => {
+    const c = await convert(`      - stepId: read
+        operationId: getOrder
+        parameters:
+          - { name: orderId, in: path, value: ord-1 }
+          - { name: content-type, in: header, value: application/json }`);
+    expect(refusals(c)).toEqual([expect.stringContaining("parameter content-type (in header): Stepgate sets the content-type header itself, and operation getOrder takes no JSON or text body for it to describe; to convert it, drop the parameter")]);
+  });
+});
