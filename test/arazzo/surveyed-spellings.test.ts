@@ -69,3 +69,26 @@ describe("a Content-Type header parameter", () => {
     expect(refusals(c)).toEqual([expect.stringContaining("parameter content-type (in header): Stepgate sets the content-type header itself, and operation getOrder takes no JSON or text body for it to describe; to convert it, drop the parameter")]);
   });
 });
+
+const readPetBy = (operationPath: string) => `      - stepId: read
+        operationPath: ${operationPath}
+        parameters:
+          - { name: petId, in: path, value: 7 }`;
+
+describe("an operationPath naming its source bare, as jentic/arazzo-engine reads it", () => {
+  it("converts as $sourceDescriptions.<name> and the specification's {$sourceDescriptions.<name>.url} do", async () => {
+    const bare = await convert(readPetBy("store#/paths/~1pets~1{petId}/get"));
+    expect(refusals(bare)).toEqual([]);
+    expect(stepsOf(bare)[0]!.do!.calls![0]!.operation).toBe("getPet");
+    for (const spelled of ["$sourceDescriptions.store#/paths/~1pets~1{petId}/get", "'{$sourceDescriptions.store.url}#/paths/~1pets~1{petId}/get'"]) {
+      expect((await convert(readPetBy(spelled))).converted[0]!.stepfile).toEqual(bare.converted[0]!.stepfile);
+    }
+  });
+
+  it("is refused, naming the sources there are, when no source has that name or url", async () => {
+    expect(refusals(await convert(readPetBy("shop#/paths/~1pets~1{petId}/get")))).toEqual([
+      "workflow spelled, step read: operationPath shop#/paths/~1pets~1{petId}/get: no sourceDescription is named shop, nor has it as its url; to convert it, name one of the document's sourceDescriptions (store)",
+    ]);
+    expect(refusals(await convert(readPetBy("'shop:8080#/paths/~1pets~1{petId}/get'")))).toEqual([expect.stringContaining("it is not {$sourceDescriptions.<name>.url}#<JSON Pointer> (nor $sourceDescriptions.<name>, <name> or a source's url before the #)")]);
+  });
+});
