@@ -99,10 +99,7 @@ function lowerCriterion(criterion: Criterion, place: CriteriaPlace): Logic {
       if (criterion.context === undefined) refuse(place.scope, construct, "a jsonpath criterion needs a context", "give the runtime expression it applies to as context");
       const filter = /^\$\[\?\(?(.*?)\)?\]$/s.exec(criterion.condition.trim());
       if (!filter) {
-        // `$.name == 'x'` (Redocly's museum example) is not a JSONPath query under either version, and Respect 2.77.0's
-        // JSONPath parser refuses it too (its criterion then fails); the filter it means is named for the author.
-        const comparison = /^\$((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])+)\s*(==|!=|<=|>=|<|>)\s*(.+)$/s.exec(criterion.condition.trim());
-        const rewrite = comparison ? `$[?@${comparison[1]!} ${comparison[2]!} ${comparison[3]!.trim()}]` : undefined;
+        const rewrite = filterMeant(criterion.condition);
         refuse(place.scope, construct, "only a filter over the context ($[?<filter>]) has a stepfile expression", rewrite ? `write it as the filter ${rewrite}` : "write the check as $[?@.name == value] or as a simple condition");
       }
       return folded(at, (status) => {
@@ -113,6 +110,23 @@ function lowerCriterion(criterion: Criterion, place: CriteriaPlace): Logic {
     default:
       return refuse(place.scope, construct, `${type} criteria have no stepfile expression`, "write the check as a simple condition over $response.body");
   }
+}
+
+/**
+ * The filter a query-then-comparison means, for the refusal to name:
+ * `$.name == 'x'` (Redocly's museum example) is not a JSONPath query under
+ * either version, and Respect 2.77.0's JSONPath parser refuses it too (its
+ * criterion then fails). A trailing `.length` is JavaScript's array length,
+ * which RFC 9535 spells `length(@.x)` (section 2.4.4); `@.x.length` would
+ * read a member named length, which no array has.
+ */
+function filterMeant(condition: string): string | undefined {
+  const comparison = /^\$((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])+)\s*(==|!=|<=|>=|<|>)\s*(.+)$/s.exec(condition.trim());
+  if (!comparison) return undefined;
+  const [, path, op, operand] = comparison as unknown as [string, string, string, string];
+  const measured = /^(.*)\.length$/.exec(path);
+  const left = measured ? `length(@${measured[1]!})` : `@${path}`;
+  return `$[?${left} ${op} ${operand.trim()}]`;
 }
 
 function parse(text: string, place: CriteriaPlace): Node {

@@ -92,3 +92,28 @@ describe("an operationPath naming its source bare, as jentic/arazzo-engine reads
     expect(refusals(await convert(readPetBy("'shop:8080#/paths/~1pets~1{petId}/get'")))).toEqual([expect.stringContaining("it is not {$sourceDescriptions.<name>.url}#<JSON Pointer> (nor $sourceDescriptions.<name>, <name> or a source's url before the #)")]);
   });
 });
+
+const readPetWith = (condition: string) => `      - stepId: read
+        operationId: getPet
+        parameters:
+          - { name: petId, in: path, value: 7 }
+        successCriteria:
+          - context: $response.body
+            type: jsonpath
+            condition: "${condition}"`;
+
+describe("a JSONPath comparison of a length, $.x.length == n", () => {
+  it("is refused naming the RFC 9535 filter it means, length(@.x), which then converts", async () => {
+    const [line] = refusals(await convert(readPetWith("$.tags.length == 1")));
+    expect(line).toMatch(/: only a filter over the context \(\$\[\?<filter>\]\) has a stepfile expression; to convert it, write it as the filter \$\[\?length\(@\.tags\) == 1\]$/);
+    const suggested = /write it as the filter (.+)$/.exec(line!)![1]!;
+    const c = await convert(readPetWith(suggested));
+    expect(refusals(c)).toEqual([]);
+    expect(stepsOf(c)[0]!.gates!.map((g) => g.predicate)).toEqual([{ "==": [{ length: { var: "calls.0.result.tags" } }, 1] }]);
+  });
+
+  it("keeps a path to an array's length whole, and names other comparisons' filter as before", async () => {
+    expect(refusals(await convert(readPetWith("$.owner.pets.length > 0")))).toEqual([expect.stringMatching(/write it as the filter \$\[\?length\(@\.owner\.pets\) > 0\]$/)]);
+    expect(refusals(await convert(readPetWith("$.name == 'Rex'")))).toEqual([expect.stringMatching(/write it as the filter \$\[\?@\.name == 'Rex'\]$/)]);
+  });
+});
