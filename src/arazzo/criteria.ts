@@ -3,8 +3,10 @@
 // `jsonpath` filters (`$[?...]`) over a context, per the Arazzo
 // Specification, "Criterion Object" and "Criterion Expression Type Object"
 // (OAI/Arazzo-Specification, versions/1.0.1.md, commit
-// fc140d26c440291b0061c62a53e45a8fb07cc369). `xpath` is refused. A Criterion
-// Expression Type Object's version must be one the specification lists.
+// fc140d26c440291b0061c62a53e45a8fb07cc369). A regex condition written as
+// a JavaScript literal is read as one (regex-literal.ts). `xpath` is
+// refused. A Criterion Expression Type Object's version must be one the
+// specification lists.
 //
 // `$statusCode`: a stepfile call keeps only the body, and reaching a step's
 // output means the API answered with success. So the status is one of the
@@ -18,6 +20,7 @@ import { ConditionSyntax, parseCondition, type Node } from "./condition-parser.j
 import { translateExpression, type Scope } from "./expressions.js";
 import { and, not, or, path, type Logic } from "./json-logic.js";
 import { refuse, WorkflowRefused } from "./refusals.js";
+import { regexCondition } from "./regex-literal.js";
 
 export interface Criterion {
   condition: string;
@@ -84,15 +87,18 @@ function lowerCriterion(criterion: Criterion, place: CriteriaPlace): Logic {
       return folded(at, (status) => lower(parse(criterion.condition, at), at, status, undefined));
     case "regex": {
       if (criterion.context === undefined) refuse(place.scope, construct, "a regex criterion needs a context", "give the runtime expression it applies to as context");
+      const read = regexCondition(criterion.condition);
+      if ("problem" in read) refuse(place.scope, construct, `the condition is a JavaScript regex literal, and ${read.problem}`, "drop the flag, or write the check as a simple condition");
+      const { pattern } = read;
       try {
-        compileRegex(criterion.condition);
+        compileRegex(pattern);
       } catch (error) {
         refuse(place.scope, construct, `the pattern does not compile under RE2, which stepfile regexes use (${(error as Error).message})`, "write the pattern without lookahead or backreferences");
       }
       return folded(at, (status) => {
         const context = value(criterion.context!, at, status);
-        if (!isConstant(context)) return { "!!": [{ length: { match_all: [{ cat: [context] }, criterion.condition] } }] };
-        return (matchAll(compileRegex(criterion.condition), String(context)) as unknown[]).length > 0;
+        if (!isConstant(context)) return { "!!": [{ length: { match_all: [{ cat: [context] }, pattern] } }] };
+        return (matchAll(compileRegex(pattern), String(context)) as unknown[]).length > 0;
       });
     }
     case "jsonpath": {

@@ -3,13 +3,21 @@
 // spelling that converts: a Content-Type parameter restating the body's
 // media type, an operationPath naming its source bare (jentic/arazzo-engine),
 // the JSONPath filter a `$.x.length == n` comparison means, and a regex
-// criterion written as a JavaScript literal with flags.
+// criterion written as a JavaScript literal with flags. In process, and
+// then one document with all of them checked and run by the built CLI over
+// stdio against the loopback pet store (test/arazzo/support/pet-store.ts).
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { convertDocument, type Conversion } from "../../src/arazzo/convert.js";
 import { readArazzo } from "../../src/arazzo/document.js";
 import { refusalLine } from "../../src/arazzo/refusals.js";
+import { stepgate } from "../offline/cli.js";
+import { budget } from "../support/budget.js";
 import { REPO_ROOT } from "../support/paths.js";
+import { spawnStepgate } from "../support/stepgate.js";
+import { startPetStore, type PetStore } from "./support/pet-store.js";
 
 const FIXTURES = resolve(REPO_ROOT, "test", "arazzo", "fixtures");
 
@@ -116,4 +124,92 @@ describe("a JSONPath comparison of a length, $.x.length == n", () => {
     expect(refusals(await convert(readPetWith("$.owner.pets.length > 0")))).toEqual([expect.stringMatching(/write it as the filter \$\[\?length\(@\.owner\.pets\) > 0\]$/)]);
     expect(refusals(await convert(readPetWith("$.name == 'Rex'")))).toEqual([expect.stringMatching(/write it as the filter \$\[\?@\.name == 'Rex'\]$/)]);
   });
+});
+
+const readPetMatching = (context: string, condition: string) => `      - stepId: read
+        operationId: getPet
+        parameters:
+          - { name: petId, in: path, value: 7 }
+        successCriteria:
+          - context: ${context}
+            type: regex
+            condition: '${condition}'`;
+
+describe("a regex condition written as a JavaScript literal", () => {
+  it("is read as its body with its flags, not as a pattern that needs the slashes", async () => {
+    const named = await convert(readPetMatching("$response.body#/name", "/^rex$/i"));
+    expect(refusals(named)).toEqual([]);
+    expect(stepsOf(named)[0]!.gates!.map((g) => g.predicate)).toEqual([{ "!!": [{ length: { match_all: [{ cat: [{ var: "calls.0.result.name" }] }, "(?i)^rex$"] } }] }]);
+    // getPet documents 200 as its one success, which /^2\d\d$/ matches: the call succeeding is the check.
+    const status = await convert(readPetMatching("$statusCode", "/^2\\d\\d$/"));
+    expect(refusals(status)).toEqual([]);
+    expect(stepsOf(status)[0]!.gates).toBeUndefined();
+  });
+
+  it("keeps a condition a JavaScript parser would not take as a literal as the pattern it is", async () => {
+    const c = await convert(readPetMatching("$response.body#/name", "/api/v1/"));
+    expect(stepsOf(c)[0]!.gates!.map((g) => g.predicate)).toEqual([{ "!!": [{ length: { match_all: [{ cat: [{ var: "calls.0.result.name" }] }, "/api/v1/"] } }] }]);
+  });
+
+  it("is refused for a flag with no stepfile meaning, naming the flag and those there are", async () => {
+    expect(refusals(await convert(readPetMatching("$response.body#/name", "/^rex$/y")))).toEqual([
+      'workflow spelled, step read: successCriteria[0] (regex "/^rex$/y"): the condition is a JavaScript regex literal, and its flag y has no stepfile meaning (i, m, s, u, g do); to convert it, drop the flag, or write the check as a simple condition',
+    ]);
+  });
+});
+
+describe("the built CLI, given a document with each spelling that converts", () => {
+  const KEY = "spelled-store-key";
+  let store: PetStore;
+  let dir: string;
+  let document: string;
+  beforeAll(async () => {
+    store = await startPetStore(KEY);
+    dir = mkdtempSync(join(tmpdir(), "stepgate-arazzo-spelled-"));
+    writeFileSync(join(dir, "store.openapi.json"), JSON.stringify(store.document));
+    document = join(dir, "spelled.arazzo.yaml");
+    writeFileSync(
+      document,
+      documentWith(`      - stepId: read
+        operationPath: store#/paths/~1pets~1{petId}/get
+        parameters:
+          - { name: petId, in: path, value: 7 }
+        successCriteria:
+          - { context: $response.body#/name, type: regex, condition: /^rex$/i }
+          - { context: $response.body, type: jsonpath, condition: "$[?length(@.tags) == 1]" }
+        outputs:
+          name: $response.body#/name
+      - stepId: place
+        operationId: placeOrder
+        parameters:
+          - { name: Content-Type, in: header, value: application/json }
+        requestBody:
+          contentType: application/json
+          payload: { petId: 7, quantity: 1 }
+        outputs:
+          orderId: $response.body#/id
+    outputs:
+      name: $steps.read.outputs.name
+      orderId: $steps.place.outputs.orderId`),
+    );
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("checks it clean, and serves it: the run sends what the document means and finishes with its outputs", async () => {
+    const check = await stepgate("--check", "--strict", document);
+    expect(check, check.stderr).toMatchObject({ code: 0, stdout: "1 stepfile checked: 0 errors, 0 warnings\n" });
+    const server = await spawnStepgate([document], { STORE_KEY_API_KEY: KEY });
+    let content: { state: string; outputs?: { outputs?: unknown } };
+    try {
+      content = (await server.client.callTool({ name: "spelled", arguments: {} })).structuredContent as typeof content;
+    } finally {
+      await server.close();
+    }
+    expect(content.state, server.stderr()).toBe("finished");
+    expect(content.outputs?.outputs).toEqual({ name: "Rex", orderId: "ord-1" });
+    expect(store.requests.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`)).toEqual(["GET /pets/7 undefined", 'POST /orders {"petId":7,"quantity":1}']);
+  }, budget({ starts: 2, replies: 2 }));
 });
