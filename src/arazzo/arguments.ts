@@ -11,6 +11,7 @@ import { isObject, mediaKind, resolvePointer } from "../format/json-pointer.js";
 import { argumentNames, declaredParams, onlyValue, type DeclaredParam } from "../format/openapi-parameters.js";
 import { chooseRequestBody } from "../format/openapi-request-body.js";
 import { pointerTokens, type Scope } from "./expressions.js";
+import { checkContentType, isContentTypeParameter } from "./content-type-parameter.js";
 import type { Logic } from "./json-logic.js";
 import type { FoundOperation } from "./operations.js";
 import { refuse } from "./refusals.js";
@@ -23,8 +24,8 @@ export interface ArazzoParameter {
   value: unknown;
 }
 
-/** Headers Stepgate sets itself; a workflow passing one would be refused by the tool (src/format/openapi-parameters.ts). */
-const STEPGATE_HEADERS = new Set(["accept", "content-type", "authorization", "host", "cookie", "user-agent", "content-length", "transfer-encoding", "connection"]);
+/** Headers Stepgate sets itself; a workflow passing one would be refused by the tool (src/format/openapi-parameters.ts). Content-Type has its own check (content-type-parameter.ts). */
+const STEPGATE_HEADERS = new Set(["accept", "authorization", "host", "cookie", "user-agent", "content-length", "transfer-encoding", "connection"]);
 
 /**
  * A step's parameters split into those sent as arguments and those that set
@@ -51,6 +52,10 @@ export function callArguments(op: FoundOperation, parameters: readonly ArazzoPar
   const args: [string, unknown][] = [];
   for (const p of parameters) {
     const construct = `parameter ${p.name}${p.in ? ` (in ${p.in})` : ""}`;
+    if (isContentTypeParameter(p)) {
+      checkContentType(p, chosenBody(op)?.contentType, op.operationId, scope);
+      continue;
+    }
     if (p.in === "header" && STEPGATE_HEADERS.has(p.name.toLowerCase())) {
       refuse(scope, construct, `Stepgate sets the ${p.name} header itself (a credential goes only where its security scheme says)`, p.name.toLowerCase() === "authorization" ? "declare the API's security scheme in its OpenAPI document, so the value becomes a credential Stepgate holds" : "drop the parameter");
     }

@@ -3,7 +3,10 @@
 // `jsonpath` filters (`$[?...]`) over a context, per the Arazzo
 // Specification, "Criterion Object" and "Criterion Expression Type Object"
 // (OAI/Arazzo-Specification, versions/1.0.1.md, commit
-// fc140d26c440291b0061c62a53e45a8fb07cc369). `xpath` is refused.
+// fc140d26c440291b0061c62a53e45a8fb07cc369). A regex condition written as
+// a JavaScript literal is read as one (regex-literal.ts). `xpath` is
+// refused. A Criterion Expression Type Object's version must be one the
+// specification lists.
 //
 // `$statusCode`: a stepfile call keeps only the body, and reaching a step's
 // output means the API answered with success. So the status is one of the
@@ -17,11 +20,12 @@ import { ConditionSyntax, parseCondition, type Node } from "./condition-parser.j
 import { translateExpression, type Scope } from "./expressions.js";
 import { and, not, or, path, type Logic } from "./json-logic.js";
 import { refuse, WorkflowRefused } from "./refusals.js";
+import { regexCondition } from "./regex-literal.js";
 
 export interface Criterion {
   condition: string;
   context?: string;
-  type?: string | { type: string; version: string };
+  type?: string | { type: string; version?: string };
 }
 
 /** Where a criterion is evaluated: the scope, and the success codes a response here can have (undefined: no response). */
@@ -48,38 +52,60 @@ export function criterionExpression(criterion: Criterion, place: CriteriaPlace):
   }
 }
 
+/** The criterion's type, whether written as a string or as a Criterion Expression Type Object; `simple` when omitted. */
+export function criterionType(criterion: Criterion): string {
+  return typeof criterion.type === "object" ? criterion.type.type : criterion.type ?? "simple";
+}
+
+/**
+ * The versions a Criterion Expression Type Object may name: versions/1.0.1.md
+ * lists draft-goessner-dispatch-jsonpath-00 (RFC 9535 is the default without
+ * the object) and xpath-30, xpath-20, xpath-10; 1.1's Expression Type Object
+ * adds rfc9535 and xpath-31. The schema of the document's minor version holds
+ * it to that version's list; this union is for documents no schema checked.
+ */
+const EXPRESSION_VERSIONS: Record<string, readonly string[]> = {
+  jsonpath: ["rfc9535", "draft-goessner-dispatch-jsonpath-00"],
+  xpath: ["xpath-10", "xpath-20", "xpath-30", "xpath-31"],
+};
+
 function lowerCriterion(criterion: Criterion, place: CriteriaPlace): Logic {
-  const type = typeof criterion.type === "object" ? criterion.type.type : criterion.type ?? "simple";
-  const version = typeof criterion.type === "object" ? criterion.type.version : undefined;
+  const type = criterionType(criterion);
   const construct = `${place.construct} (${type} ${JSON.stringify(criterion.condition)})`;
   const at = { ...place, construct };
+  if (typeof criterion.type === "object") {
+    const versions = EXPRESSION_VERSIONS[type];
+    const { version } = criterion.type;
+    if (!versions) refuse(place.scope, `${place.construct}.type`, `a Criterion Expression Type Object's type is jsonpath or xpath, not ${type}`, `write type: ${type} as a string, or name jsonpath or xpath`);
+    // Arazzo 1.1 lets the version be omitted, for the type's default.
+    if (version !== undefined && !versions.includes(version)) {
+      refuse(place.scope, `${place.construct}.type.version`, `${JSON.stringify(version)} is not a ${type} version Arazzo defines (${versions.join(", ")})`, `name one of those versions, or write type: ${type} for its default`);
+    }
+  }
   switch (type) {
     case "simple":
       return folded(at, (status) => lower(parse(criterion.condition, at), at, status, undefined));
     case "regex": {
       if (criterion.context === undefined) refuse(place.scope, construct, "a regex criterion needs a context", "give the runtime expression it applies to as context");
+      const read = regexCondition(criterion.condition);
+      if ("problem" in read) refuse(place.scope, construct, `the condition is a JavaScript regex literal, and ${read.problem}`, "drop the flag, or write the check as a simple condition");
+      const { pattern } = read;
       try {
-        compileRegex(criterion.condition);
+        compileRegex(pattern);
       } catch (error) {
         refuse(place.scope, construct, `the pattern does not compile under RE2, which stepfile regexes use (${(error as Error).message})`, "write the pattern without lookahead or backreferences");
       }
       return folded(at, (status) => {
         const context = value(criterion.context!, at, status);
-        if (!isConstant(context)) return { "!!": [{ length: { match_all: [{ cat: [context] }, criterion.condition] } }] };
-        return (matchAll(compileRegex(criterion.condition), String(context)) as unknown[]).length > 0;
+        if (!isConstant(context)) return { "!!": [{ length: { match_all: [{ cat: [context] }, pattern] } }] };
+        return (matchAll(compileRegex(pattern), String(context)) as unknown[]).length > 0;
       });
     }
     case "jsonpath": {
-      if (version !== undefined && version !== "draft-goessner-dispatch-jsonpath-00" && version !== "rfc9535") {
-        refuse(place.scope, construct, `JSONPath version ${version} is not one Arazzo defines`, "use RFC 9535 JSONPath");
-      }
       if (criterion.context === undefined) refuse(place.scope, construct, "a jsonpath criterion needs a context", "give the runtime expression it applies to as context");
       const filter = /^\$\[\?\(?(.*?)\)?\]$/s.exec(criterion.condition.trim());
       if (!filter) {
-        // `$.name == 'x'` (Redocly's museum example) is not a JSONPath query under either version, and Respect 2.77.0's
-        // JSONPath parser refuses it too (its criterion then fails); the filter it means is named for the author.
-        const comparison = /^\$((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])+)\s*(==|!=|<=|>=|<|>)\s*(.+)$/s.exec(criterion.condition.trim());
-        const rewrite = comparison ? `$[?@${comparison[1]!} ${comparison[2]!} ${comparison[3]!.trim()}]` : undefined;
+        const rewrite = filterMeant(criterion.condition);
         refuse(place.scope, construct, "only a filter over the context ($[?<filter>]) has a stepfile expression", rewrite ? `write it as the filter ${rewrite}` : "write the check as $[?@.name == value] or as a simple condition");
       }
       return folded(at, (status) => {
@@ -90,6 +116,23 @@ function lowerCriterion(criterion: Criterion, place: CriteriaPlace): Logic {
     default:
       return refuse(place.scope, construct, `${type} criteria have no stepfile expression`, "write the check as a simple condition over $response.body");
   }
+}
+
+/**
+ * The filter a query-then-comparison means, for the refusal to name:
+ * `$.name == 'x'` (Redocly's museum example) is not a JSONPath query under
+ * either version, and Respect 2.77.0's JSONPath parser refuses it too (its
+ * criterion then fails). A trailing `.length` is JavaScript's array length,
+ * which RFC 9535 spells `length(@.x)` (section 2.4.4); `@.x.length` would
+ * read a member named length, which no array has.
+ */
+function filterMeant(condition: string): string | undefined {
+  const comparison = /^\$((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])+)\s*(==|!=|<=|>=|<|>)\s*(.+)$/s.exec(condition.trim());
+  if (!comparison) return undefined;
+  const [, path, op, operand] = comparison as unknown as [string, string, string, string];
+  const measured = /^(.*)\.length$/.exec(path);
+  const left = measured ? `length(@${measured[1]!})` : `@${path}`;
+  return `$[?${left} ${op} ${operand.trim()}]`;
 }
 
 function parse(text: string, place: CriteriaPlace): Node {
@@ -109,7 +152,7 @@ function parse(text: string, place: CriteriaPlace): Node {
  * criteria are judged by this set (actions.ts).
  */
 export function statusesWhere(criteria: readonly Criterion[], place: CriteriaPlace): number[] | undefined {
-  if (criteria.length === 0 || criteria.some((c) => (typeof c.type === "object" ? c.type.type : c.type ?? "simple") !== "simple")) return undefined;
+  if (criteria.length === 0 || criteria.some((c) => criterionType(c) !== "simple")) return undefined;
   const nodes = criteria.map((c) => parse(c.condition, place));
   const holding: number[] = [];
   for (let status = 100; status <= 599; status++) {

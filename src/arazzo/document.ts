@@ -1,7 +1,8 @@
 // Reading an Arazzo document: YAML or JSON with positions (the stepfile
 // parser, src/format/source.ts), recognised by its top-level `arazzo` field,
 // and validated against the specification's own JSON Schema for its minor
-// version (src/arazzo/schemas/, from OAI/Arazzo-Specification).
+// version (src/arazzo/schemas/, from OAI/Arazzo-Specification), corrected
+// where it contradicts the specification (schema-corrections.ts).
 //
 // Why ajv and that schema, not ApiDOM's Arazzo adapters: the adapters
 // (@swagger-api/apidom-parser-adapter-arazzo-json-1 / -yaml-1) pull in
@@ -16,6 +17,7 @@ import { createAjv } from "../jsonschema/ajv.js";
 import { arazzoSchema } from "../loader/rules/arazzo-schema.js";
 import { arazzoUnvalidated } from "../loader/rules/arazzo-unvalidated.js";
 import { syntax } from "../loader/rules/syntax.js";
+import { corrected10 } from "./schema-corrections.js";
 import schema10 from "./schemas/arazzo-1-0.js";
 import schema11 from "./schemas/arazzo-1-1.js";
 import schema12 from "./schemas/arazzo-1-2.js";
@@ -35,7 +37,7 @@ export function isArazzoData(data: unknown): boolean {
   return isObject(data) && "arazzo" in data && !("stepgate" in data);
 }
 
-const SCHEMAS: Record<string, object> = { "1.0": schema10, "1.1": schema11, "1.2": schema12 };
+const SCHEMAS: Record<string, object> = { "1.0": corrected10(schema10), "1.1": schema11, "1.2": schema12 };
 const validators = new Map<string, ValidateFunction>();
 
 function validatorFor(minor: string): ValidateFunction | undefined {
@@ -84,18 +86,23 @@ function schemaIssues(errors: readonly ErrorObject[], data: JsonObject, parsed: 
     const known = byPlace.get(key);
     if (!known || error.keyword === "required" || error.keyword === "additionalProperties" || error.keyword === "pattern") byPlace.set(key, error);
   }
-  // A place whose error is only that a child failed says less than the child's own error.
+  // A place whose error is only that a child failed, or one alternative's complaint (`type` is not a
+  // string, when it is an object with a wrong version), says less than the child's own error.
   const keys = [...byPlace.keys()];
   const issues: Issue[] = [];
   for (const [key, error] of byPlace) {
-    if (keys.some((k) => k !== key && k.startsWith(key) && ["oneOf", "anyOf", "if", "then", "else", "$ref"].includes(error.keyword))) continue;
+    if (keys.some((k) => k !== key && k.startsWith(key)) && (COMBINATORS.includes(error.keyword) || /\/(anyOf|oneOf)\/\d+\//.test(error.schemaPath))) continue;
     const segments = pointerSegments(error.instancePath);
-    const extra = error.keyword === "additionalProperties" ? ` (${String((error.params as { additionalProperty: string }).additionalProperty)})` : simpleWithoutContext(error, data, segments) ? "; simple is the default type, so drop type: simple, or give the context it applies to" : "";
+    const { additionalProperty, unevaluatedProperty } = error.params as { additionalProperty?: string; unevaluatedProperty?: string };
+    const extraField = additionalProperty ?? unevaluatedProperty;
+    const extra = extraField !== undefined ? ` (${extraField})` : simpleWithoutContext(error, data, segments) ? "; simple is the default type, so drop type: simple, or give the context it applies to" : "";
     const at = parsed.locate(segments);
     issues.push({ path: key, message: `${error.message ?? "is invalid"}${extra} (Arazzo JSON Schema)`, ...(at ? { line: at.line, column: at.column } : {}) });
   }
   return { errors: issues.slice(0, 20), skipped };
 }
+
+const COMBINATORS = ["oneOf", "anyOf", "if", "then", "else", "$ref"];
 
 /** A Criterion Object with `type: simple` and no context (the Criterion Object asks for a context whenever type is given), as Jentic's cookbook writes them. */
 function simpleWithoutContext(error: ErrorObject, data: JsonObject, segments: PathSegment[]): boolean {

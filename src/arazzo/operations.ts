@@ -15,6 +15,15 @@
 // Description Object's name pattern is `^[A-Za-z0-9_\-]+$`), so
 // `<name>.<operationId>` is read that way only when no source defines the
 // whole text as an operationId.
+//
+// And one as Jentic's runner reads it (jentic/arazzo-engine at 863308e,
+// runner/arazzo_runner/executor/operation_finder.py, `find_by_path` and
+// `_find_source_description`: the part before `#` is a source's name or its
+// url), which its own fixtures are written with
+// (runner/tests/fixtures/xkcd/xkcd.arazzo.yaml: `xkcdApi#/paths/...`): a
+// source's bare name before the `#`. A source's url as written is matched
+// first, being what the specification's `{$sourceDescriptions.<name>.url}`
+// stands for.
 import { closestNames } from "../format/closest-names.js";
 import { HTTP_METHODS } from "../format/http-methods.js";
 import { isObject, resolvePointer, unescapePointerToken, type JsonObject } from "../format/json-pointer.js";
@@ -76,9 +85,12 @@ function byPath(raw: string, sources: ReadonlyMap<string, SourceState>, place: P
   const construct = `operationPath ${raw}`;
   const hash = raw.indexOf("#");
   const [prefix, pointer] = hash === -1 ? [raw, ""] : [raw.slice(0, hash), raw.slice(hash + 1)];
-  const name = /^\{\$sourceDescriptions\.([^.}]+)\.url\}$/.exec(prefix)?.[1] ?? /^\$sourceDescriptions\.([A-Za-z0-9_-]+)$/.exec(prefix)?.[1] ?? [...sources].find(([, s]) => "source" in s && s.source.url === prefix)?.[0];
+  const name = sourceNamed(prefix, sources);
+  if (name === undefined && /^[A-Za-z0-9_-]+$/.test(prefix) && pointer.startsWith("/")) {
+    refuse(place, construct, `no sourceDescription is named ${prefix}, nor has it as its url`, `name one of the document's sourceDescriptions (${[...sources.keys()].join(", ")})`);
+  }
   if (name === undefined || !pointer.startsWith("/")) {
-    refuse(place, construct, "it is not {$sourceDescriptions.<name>.url}#<JSON Pointer> (nor $sourceDescriptions.<name>#<JSON Pointer>, or a source's url before the #)", "write it in that form, or use operationId");
+    refuse(place, construct, "it is not {$sourceDescriptions.<name>.url}#<JSON Pointer> (nor $sourceDescriptions.<name>, <name> or a source's url before the #)", "write it in that form, or use operationId");
   }
   const source = usable(name, sources, place, construct);
   const tokens = pointer.slice(1).split("/").map(unescapePointerToken);
@@ -98,6 +110,16 @@ function byPath(raw: string, sources: ReadonlyMap<string, SourceState>, place: P
     operation.operationId = operationId;
   }
   return { source, operationId, method: method!, pathTemplate, pathItem, operation };
+}
+
+/** The source an operationPath's part before `#` names: `{$sourceDescriptions.<name>.url}`, `$sourceDescriptions.<name>`, a source's url as written, or a source's bare name (see the file's opening comment). */
+function sourceNamed(prefix: string, sources: ReadonlyMap<string, SourceState>): string | undefined {
+  return (
+    /^\{\$sourceDescriptions\.([^.}]+)\.url\}$/.exec(prefix)?.[1] ??
+    /^\$sourceDescriptions\.([A-Za-z0-9_-]+)$/.exec(prefix)?.[1] ??
+    [...sources].find(([, s]) => "source" in s && s.source.url === prefix)?.[0] ??
+    (sources.has(prefix) ? prefix : undefined)
+  );
 }
 
 function* operationsOf(source: LoadedSource): Generator<Omit<FoundOperation, "operationId">> {

@@ -13,7 +13,7 @@
 import { isObject, resolvePointer, type JsonObject } from "../format/json-pointer.js";
 import { actionsOf, checkFailureActions, nextExpression } from "./actions.js";
 import { callArguments, withoutCredentialParameters, type ArazzoParameter } from "./arguments.js";
-import { criterionExpression, type Criterion } from "./criteria.js";
+import { criterionExpression, criterionType, type Criterion } from "./criteria.js";
 import { translateExpression, type Scope } from "./expressions.js";
 import { and, not, or, type Logic } from "./json-logic.js";
 import { documentedStatuses, findOperation, type FoundOperation } from "./operations.js";
@@ -156,7 +156,7 @@ function gatesOf(criteria: unknown, scope: Scope, statusCodes: readonly number[]
 }
 
 function criterionWords(c: Criterion): string {
-  const type = typeof c.type === "object" ? c.type.type : c.type;
+  const type = criterionType(c);
   if (type === "regex") return `${c.context ?? ""} matches ${c.condition}`;
   if (type === "jsonpath") return `${c.context ?? ""} gives ${c.condition} a match`;
   return c.condition;
