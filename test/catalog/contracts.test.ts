@@ -9,8 +9,6 @@
 // (./contracts/sources.ts).
 //
 // Looked at and not checked, and why (2026-12-02):
-// - Mailchimp: its Marketing API description (mailchimp/mailchimp-client-lib-codegen
-//   spec/marketing.json) is too large for the stored copy of the repository.
 // - Zendesk: its OpenAPI document is served from its developer site, and no
 //   copy is in a public repository.
 // - USGS: the service publishes a WADL of its query parameters
@@ -754,5 +752,41 @@ describe("required-ness, against the providers' descriptions", () => {
 
   it("holds each waiver for one entry to an entry that calls the provider", () => {
     for (const source of SOURCES) for (const w of source.waivers ?? []) if (w.entry !== undefined) expect(source.entries).toContain(w.entry);
+  });
+});
+
+describe("mailchimp-send-review against Mailchimp's Marketing API description", () => {
+  const source = "mailchimp/fern-marketing-api-docs (fern/apis/mailchimp-openapi/openapi.json)";
+
+  it("reads each path under the description's /3.0, and would have found the operation names the entry used before", () => {
+    const { doc, paths } = editable("mailchimp-send-review", "mailchimp");
+    // The names the entry first gave its operations (its own, not Mailchimp's).
+    const renamed: Record<string, string> = { getCampaignsId: "getCampaign", getCampaignsIdSendChecklist: "getSendChecklist", getCampaignsIdContent: "getCampaignContent", postCampaignsIdActionsSend: "sendCampaign" };
+    for (const item of Object.values(paths)) for (const op of Object.values(item) as unknown as Array<{ operationId: string }>) op.operationId = renamed[op.operationId] ?? op.operationId;
+    const tool = doc.tools!.mailchimp!;
+    tool.exposes = Object.values(renamed);
+    const findings = checkEntry(doc, provider(bySource("mailchimp"))).findings;
+    expect(findings).toContain(`getCampaign (GET /campaigns/{campaign_id}): ${source} names it getCampaignsId`);
+    expect(findings).toContain(`sendCampaign (POST /campaigns/{campaign_id}/actions/send): ${source} names it postCampaignsIdActionsSend`);
+    expect(findings.filter((f) => f.includes("names it"))).toHaveLength(4);
+  });
+
+  it("finds a campaign setting Mailchimp does not send, a checklist item type it does not have and a path it does not serve", () => {
+    const { doc, paths } = editable("mailchimp-send-review", "mailchimp");
+    // The subject read as settings.subject (Mailchimp's field is subject_line).
+    (doc.steps.find((s) => s.id === "load")!.do!.output as Record<string, unknown>).subject_line = { var: "responses.campaign.settings.subject" };
+    const checklist = paths["/campaigns/{campaign_id}/send-checklist"]!.get as unknown as { responses: Record<string, { content: Record<string, { schema: { properties: { items: { items: { properties: { type: { enum: string[] } } } } } } }> }> };
+    checklist.responses["200"]!.content["application/json"]!.schema.properties.items.items.properties.type.enum = ["success", "warning", "error", "info"];
+    // The send action written without its /actions part.
+    paths["/campaigns/{campaign_id}/send"] = paths["/campaigns/{campaign_id}/actions/send"]!;
+    delete paths["/campaigns/{campaign_id}/actions/send"];
+    const findings = checkEntry(doc, provider(bySource("mailchimp"))).findings;
+    expect(findings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^step load: responses\.campaign\.settings\.subject reads subject, which mailchimp\/fern-marketing-api-docs .* does not declare there \(it has /),
+        expect.stringMatching(/items\[\]\.type: enum values \["info"\] are not among mailchimp\/fern-marketing-api-docs/),
+        `postCampaignsIdActionsSend (POST /campaigns/{campaign_id}/send): ${source} has no POST /campaigns/{campaign_id}/send`,
+      ]),
+    );
   });
 });
