@@ -8,9 +8,10 @@
 // commit (or npm package and version) and the entries that call it
 // (./contracts/sources.ts).
 //
-// Looked at and not checked, and why (2026-12-02):
+// Looked at and not checked, and why (2026-12-02, Zendesk again 2026-12-04):
 // - Zendesk: its OpenAPI document is served from its developer site, and no
-//   copy is in a public repository.
+//   copy of Zendesk's own is in a public repository (looked for again
+//   2026-12-04; api-evangelist/zendesk holds a third party's re-edited split).
 // - USGS: the service publishes a WADL of its query parameters
 //   (usgs/earthquake-event-ws src/lib/application.wadl), without the
 //   maxradiuskm extension or an answer body, and no OpenAPI description.
