@@ -1,11 +1,12 @@
 // The converter that writes each provider's description.json
 // (test/catalog/contracts/keep.ts, from-proto.ts): what it keeps, what it
-// drops, and how Swagger 2.0, discovery and .proto sources come out in
+// drops, and how Swagger 2.0, discovery, .proto and WADL sources come out in
 // OpenAPI 3's shape. The kept files are written once, so a converter that
 // went wrong would otherwise show only when a provider is re-kept.
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/format/json-pointer.js";
 import { fromProto } from "./contracts/from-proto.js";
+import { fromWadl } from "./contracts/from-wadl.js";
 import { fromDiscovery, fromSwagger2, keep } from "./contracts/keep.js";
 
 describe("keep.ts", () => {
@@ -190,6 +191,54 @@ describe("keep.ts", () => {
     expect(schemas["Package.Version"]).toEqual({
       type: "object",
       properties: { isDefault: { type: "boolean" }, sizeBytes: { type: "string", format: "int64" }, publishedAt: { type: "string", format: "date-time" } },
+    });
+  });
+  it("converts a WADL: resources under the base as paths, params by style with XML Schema types, options as enums, defaults typed", () => {
+    const converted = fromWadl(`<?xml version="1.0"?>
+<application xmlns="http://wadl.dev.java.net/2009/02" xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <resources base="BASEURL">
+    <resource path="version"><method id="version" name="GET"><response status="200"><representation mediaType="text/plain"/></response></method></resource>
+    <resource path="items">
+      <method id="list" name="GET">
+      <request>
+        <param name="since" style="query" type="xs:dateTime"/>
+        <param name="min" style="query" type="xs:double" default="-90"/>
+        <param name="limit" style="query" type="xs:integer" required="true"/>
+        <param name="full" style="query" type="xs:boolean" default="false"/>
+        <!-- extensions -->
+        <param name="order" style="query" default="time"><option value="time"/><option value="size"/></param>
+        <param name="callback" style="query" mediaType="text/javascript"/>
+      </request>
+      <response status="200"><representation mediaType="application/xml"/><representation mediaType="application/json"/></response>
+      </method>
+      <resource path="{id}"><method id="get" name="GET"><request><param name="id" style="template" type="xs:string"/></request></method></resource>
+    </resource>
+  </resources>
+</application>`);
+    expect(converted).toEqual({
+      openapi: "3.0.0",
+      paths: {
+        "/version": { get: { operationId: "version", parameters: [], responses: { "200": { content: { "text/plain": {} } } } } },
+        "/items": {
+          get: {
+            operationId: "list",
+            parameters: [
+              { name: "since", in: "query", schema: { type: "string", format: "date-time" } },
+              { name: "min", in: "query", schema: { type: "number", default: -90 } },
+              { name: "limit", in: "query", required: true, schema: { type: "integer" } },
+              { name: "full", in: "query", schema: { type: "boolean", default: false } },
+              { name: "order", in: "query", schema: { type: "string", enum: ["time", "size"], default: "time" } },
+              { name: "callback", in: "query", schema: { type: "string" } },
+            ],
+            responses: { "200": { content: { "application/xml": {}, "application/json": {} } } },
+          },
+        },
+        "/items/{id}": { get: { operationId: "get", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: {} } },
+      },
+    });
+    // Kept as any other description: the JSON media type stays, without a schema.
+    expect((keep(converted, [{ method: "get", path: "/items" }]).paths as JsonObject)["/items"]).toEqual({
+      get: { operationId: "list", parameters: (((converted.paths as JsonObject)["/items"] as JsonObject).get as JsonObject).parameters, responses: { "200": { content: { "application/json": {} } } } },
     });
   });
 });

@@ -14,9 +14,10 @@
 //   `flatPath` (or `path`) with its `id` as operationId, each parameter's
 //   `location` becomes `in`, `request`/`response` references become the
 //   JSON body and the 200 response, and `schemas` become components.schemas;
-// - a .proto file with google.api.http options: see from-proto.ts.
+// - a .proto file with google.api.http options: see from-proto.ts;
+// - a WADL of a service's parameters: see from-wadl.ts.
 // Run once per provider; source.json records where the input came from:
-//   node --import tsx test/catalog/contracts/keep.ts <swagger2|openapi3|discovery|proto> <description.json> <source file>... "get /path" ...
+//   node --import tsx test/catalog/contracts/keep.ts <swagger2|openapi3|discovery|proto|wadl> <description.json> <source file>... "get /path" ...
 // (several source files when the provider publishes one per API; each
 // operation is taken from the one that has it).
 // Hand-written: no library both converts these formats and prunes a
@@ -25,8 +26,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { load as loadYaml } from "js-yaml";
 import { isObject, mediaKind, resolvePointer, type JsonObject } from "../../../src/format/json-pointer.js";
 import { fromProto } from "./from-proto.js";
+import { fromWadl } from "./from-wadl.js";
 
-type Format = "swagger2" | "openapi3" | "discovery" | "proto";
+type Format = "swagger2" | "openapi3" | "discovery" | "proto" | "wadl";
 
 // Keys that hold prose or tooling hints, never a fact the check compares.
 const PROSE = new Set(["description", "summary", "example", "examples", "externalDocs", "tags", "title", "x-example", "xml"]);
@@ -264,12 +266,13 @@ function main(argv: string[]): void {
     const [method, path] = o.split(/\s+/, 2) as [string, string];
     return { method: method.toLowerCase(), path };
   });
-  if (!["swagger2", "openapi3", "discovery", "proto"].includes(format) || !output || inputs.length === 0 || ops.length === 0) {
-    throw new Error('usage: keep.ts <swagger2|openapi3|discovery|proto> <description.json> <source file>... "get /path" ...');
+  if (!["swagger2", "openapi3", "discovery", "proto", "wadl"].includes(format) || !output || inputs.length === 0 || ops.length === 0) {
+    throw new Error('usage: keep.ts <swagger2|openapi3|discovery|proto|wadl> <description.json> <source file>... "get /path" ...');
   }
   const docs = inputs.map((input) => {
     const text = readFileSync(input, "utf8");
     if (format === "proto") return fromProto(text);
+    if (format === "wadl") return fromWadl(text);
     const raw = (/\.ya?ml$/.test(input) ? loadYaml(text) : JSON.parse(text)) as JsonObject;
     return format === "swagger2" ? fromSwagger2(raw) : format === "discovery" ? fromDiscovery(raw) : raw;
   });
