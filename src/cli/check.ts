@@ -1,5 +1,6 @@
 // `stepgate --check [--strict] [--format text|json|sarif] [--ignore <rule>]...
-// [--offline] <stepfile | catalog name>...`, for CI: load each file and print
+// [--offline] <stepfile | folder | catalog name>...`, for CI (a folder: the
+// stepfiles and Arazzo documents below it, check-folders.ts): load each file and print
 // every error and warning, the findings stepgate_validate gives
 // (src/loader/findings.ts), each with its rule id, by file, line and column:
 // as file:line:column lines, one JSON report, or SARIF 2.1.0 (check-sarif.ts)
@@ -17,6 +18,7 @@ import { ignoreProblem } from "../loader/rules/index.js";
 import { capText } from "../quote.js";
 import { mayBeArazzo } from "../arazzo/detect.js";
 import { isStepfilePath, resolveArgument, UnknownCatalogName } from "./catalog.js";
+import { EMPTY_FOLDER, expandFolders } from "./check-folders.js";
 import type { FileReport } from "./check-report.js";
 import type { Options } from "./options.js";
 
@@ -34,7 +36,9 @@ export async function checkMode(options: Options, out: (text: string) => void, e
   // damaged install). As when serving, the other files are still checked and their findings
   // printed first, then the error goes on to bin/stepgate.js: one internal error line, exit 70.
   let unexpected: { error: unknown } | undefined;
-  for (const arg of options.positionals) {
+  const expanded = expandFolders(options.positionals);
+  for (const folder of expanded.empty) reports.push({ file: capText(folder), valid: false, errors: [], warnings: [], unreadable: `${folder} ${EMPTY_FOLDER}` });
+  for (const arg of expanded.files) {
     try {
       // Each argument is named as given, its quote capped (a 2 MB argument was echoed whole).
       reports.push({ ...(await checkOne(arg, options, findingOptions)), file: capText(arg) });

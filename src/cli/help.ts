@@ -14,8 +14,9 @@ Usage:
                                                           each entry expected to pass through the step's gates, offline;
                                                           report the survivors (no file: the whole catalog)
   stepgate --check [--strict] [--json | --format text|json|sarif] [--ignore <rule>]... [--offline]
-                 <stepfile | catalog name>...
-                                                          load each stepfile and print every error and warning by
+                 <stepfile | folder | catalog name>...
+                                                          load each stepfile (a folder: every <id>.stepfile.yaml and
+                                                          Arazzo document below it) and print every error and warning by
                                                           file, line and column, each with its rule id (what
                                                           stepgate_validate reports), for CI; --format sarif writes
                                                           SARIF 2.1.0; --ignore turns a warning rule off (repeatable);
