@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, stepgateBin } from "../support/paths.js";
 import { startMcpFixture, type McpFixture, type McpFixtureTool } from "../support/mcp-fixture.js";
-import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
+import { validateClients } from "../support/validate-clients.js";
 
 interface Finding {
   path: string;
@@ -180,31 +180,19 @@ describe("stepgate --check with an MCP tool in an agent step", () => {
 });
 
 describe("stepgate_validate with an MCP tool in an agent step", () => {
-  let granted: SpawnedStepgate;
-  let ungranted: SpawnedStepgate;
-  beforeAll(async () => {
-    granted = await spawnStepgate(["--draft-host", open.host]);
-    ungranted = await spawnStepgate([]);
-  }, 60_000);
-  afterAll(async () => {
-    await granted.close();
-    await ungranted.close();
-  });
-
-  const validate = async (client: SpawnedStepgate, text: string) =>
-    (await client.client.callTool({ name: "stepgate_validate", arguments: { text } })) as { content: Array<{ text: string }>; structuredContent: { valid: boolean; warnings?: Finding[] } };
+  const clients = validateClients<Finding>(() => open.host);
 
   it("gives what --check gives, from a host granted with --draft-host", async () => {
     const text = stepfile(`${open.origin}/mcp`, ["search_issues", "create_issue", "close_issue"]);
     const [report] = (JSON.parse((await check(["--json", write("validate.stepfile.yaml", text)])).stdout) as Report).files;
-    const answer = await validate(granted, text);
+    const answer = await clients.granted(text);
     expect(answer.structuredContent.warnings).toEqual(report!.warnings);
     expect(answer.content[0]!.text).toContain("[agent-write]");
-    expect((await validate(granted, stepfile(`${open.origin}/mcp`, ["search_issues"], { mechanical: "create_issue" }))).structuredContent.warnings).toBeUndefined();
+    expect((await clients.granted(stepfile(`${open.origin}/mcp`, ["search_issues"], { mechanical: "create_issue" }))).structuredContent.warnings).toBeUndefined();
   }, 60_000);
 
   it("says the tools were not judged when drafts may not reach the host", async () => {
-    const answer = await validate(ungranted, stepfile(`${open.origin}/mcp`, ["create_issue"]));
+    const answer = await clients.ungranted(stepfile(`${open.origin}/mcp`, ["create_issue"]));
     expect(answer.structuredContent.warnings).toEqual([
       expect.objectContaining({
         rule: "mcp-tools-unlisted",

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { stepgate } from "../offline/cli.js";
 import { FOUR_MISTAKES, LEND_BOOKS, pointedAt } from "../support/lend-books.js";
-import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
+import { validateClients } from "../support/validate-clients.js";
 
 interface Finding {
   path: string;
@@ -125,33 +125,21 @@ describe("stepgate --check with a pinned document", () => {
 });
 
 describe("stepgate_validate with a pinned document", () => {
-  let granted: SpawnedStepgate;
-  let ungranted: SpawnedStepgate;
-  beforeAll(async () => {
-    granted = await spawnStepgate(["--draft-host", new URL(base).host]);
-    ungranted = await spawnStepgate([]);
-  }, 60_000);
-  afterAll(async () => {
-    await granted.close();
-    await ungranted.close();
-  });
-
-  const validate = async (client: SpawnedStepgate, text: string) =>
-    (await client.client.callTool({ name: "stepgate_validate", arguments: { text } })) as { content: Array<{ text: string }>; structuredContent: { valid: boolean; warnings?: Finding[] } };
+  const clients = validateClients<Finding>(() => new URL(base).host);
 
   it("gives what --check gives, from a host granted with --draft-host", async () => {
     const files = FOUR_MISTAKES.map((m, i) => write(`validate-${i}.stepfile.yaml`, pinned(m.text)));
     const report = JSON.parse((await stepgate("--check", "--json", ...files)).stdout) as Report;
     for (const [i, m] of FOUR_MISTAKES.entries()) {
-      const answer = await validate(granted, pinned(m.text));
+      const answer = await clients.granted(pinned(m.text));
       expect(answer.structuredContent.warnings, m.name).toEqual(report.files.find((f) => f.file === files[i])!.warnings);
       expect(answer.content[0]!.text).toContain(`[${answer.structuredContent.warnings![0]!.rule}]`);
     }
-    expect((await validate(granted, pinned(LEND_BOOKS))).structuredContent.warnings).toBeUndefined();
+    expect((await clients.granted(pinned(LEND_BOOKS))).structuredContent.warnings).toBeUndefined();
   }, 60_000);
 
   it("says the checks did not run when drafts may not reach the host", async () => {
-    const answer = await validate(ungranted, pinned(FOUR_MISTAKES[0]!.text));
+    const answer = await clients.ungranted(pinned(FOUR_MISTAKES[0]!.text));
     expect(answer.structuredContent.warnings).toEqual([
       expect.objectContaining({ rule: "pinned-document-unchecked", path: "tools.library.openapi.url", message: expect.stringMatching(/could not be fetched: .*127\.0\.0\.1 is this machine, which drafts reach \(over http:\/\/ too\) only once the operator grants it with --draft-host 127\.0\.0\.1:\d+.*undeclared-path, call-arguments, agent-write/) }),
     ]);
