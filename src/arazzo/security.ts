@@ -45,7 +45,8 @@ export function credentialFor(ops: readonly FoundOperation[], place: Place): { n
   const scheme = schemes[schemeName];
   if (!isObject(scheme)) refuse(place, `security scheme ${schemeName}`, `source ${source.name} names it but does not define it under components.securitySchemes`, "define the scheme in the OpenAPI document");
   const host = new URL(source.server).host;
-  const description = typeof scheme.description === "string" && scheme.description.trim() !== "" ? scheme.description.trim() : `The ${schemeName} credential (${String(scheme.type)}) of ${source.name}, sent only to ${host}`;
+  const provider = scheme.type === "openIdConnect" && typeof scheme.openIdConnectUrl === "string" ? `: an access token from the OpenID provider described at ${scheme.openIdConnectUrl}` : "";
+  const description = typeof scheme.description === "string" && scheme.description.trim() !== "" ? scheme.description.trim() : `The ${schemeName} credential (${String(scheme.type)}) of ${source.name}, sent only to ${host}${provider}`;
   return { name: kebab(schemeName), credential: { ...kindOf(scheme, schemeName, [...scopes], place), hosts: [host], description } };
 }
 
@@ -59,7 +60,7 @@ function requirementOf(op: FoundOperation): JsonObject | undefined {
 
 /**
  * Where this operation's credential goes on a request: the `authorization`
- * header for http and oauth2 schemes, an apiKey scheme's header (lower-cased),
+ * header for http, oauth2 and openIdConnect schemes, an apiKey scheme's header (lower-cased),
  * query parameter or cookie. A workflow parameter for that place carries the
  * secret Stepgate holds instead (arguments.ts).
  */
@@ -69,7 +70,7 @@ export function credentialPlace(op: FoundOperation): { in: "header" | "query" | 
   const schemes = isObject(components) && isObject(components.securitySchemes) ? components.securitySchemes : {};
   const scheme = first ? schemes[Object.keys(first)[0]!] : undefined;
   if (!isObject(scheme)) return undefined;
-  if (scheme.type === "http" || scheme.type === "oauth2") return { in: "header", name: "authorization" };
+  if (scheme.type === "http" || scheme.type === "oauth2" || scheme.type === "openIdConnect") return { in: "header", name: "authorization" };
   if (scheme.type !== "apiKey" || typeof scheme.name !== "string") return undefined;
   if (scheme.in === "header") return { in: "header", name: scheme.name.toLowerCase() };
   if (scheme.in === "query" || scheme.in === "cookie") return { in: scheme.in, name: scheme.name };
@@ -95,7 +96,12 @@ function kindOf(scheme: JsonObject, name: string, scopes: string[], place: Place
       const tokenUrl = flow && typeof flow.tokenUrl === "string" ? flow.tokenUrl : undefined;
       return { kind: "oauth2", scopes: wanted, ...(tokenUrl && /^https:\/\//.test(tokenUrl) ? { token_url: tokenUrl } : {}) };
     }
+    case "openIdConnect":
+      // The token endpoint is in the discovery document at openIdConnectUrl, which conversion does not fetch,
+      // so no token_url: the access token itself is the secret. `openid` is the scope every OpenID Connect
+      // request carries (OpenID Connect Core 1.0, 3.1.2.1), for a requirement that lists none.
+      return { kind: "oauth2", scopes: scopes.length > 0 ? scopes : ["openid"] };
     default:
-      return refuse(place, `security scheme ${name}`, `a ${String(scheme.type)} scheme has no stepfile credential kind`, "use an apiKey, http bearer or basic, or oauth2 scheme");
+      return refuse(place, `security scheme ${name}`, `a ${String(scheme.type)} scheme has no stepfile credential kind`, "use an apiKey, http bearer or basic, oauth2 or openIdConnect scheme");
   }
 }
