@@ -52,7 +52,9 @@ async function makeCall(step: CompiledStep, call: CompiledCall, data: Record<str
   if (outcome.isError && !(outcome.status !== null && call.accept.includes(outcome.status))) {
     // An HTTP error's text already reads `HTTP <status>: <body>`; the error names the status itself.
     const body = outcome.status === null ? outcome.text : outcome.text.replace(/^HTTP \d{3}(: )?/, "");
-    throw new ToolCallFailed(`step ${step.def.id}, call ${label(call)}`, outcome.status, body.slice(0, 2000));
+    // Said as a pinned document's failed fetch says it (src/tools/openapi-tool.ts), so a person sees the retries were made.
+    const retried = outcome.attempts !== undefined && outcome.attempts > 1 ? `after ${outcome.attempts} attempts` : undefined;
+    throw new ToolCallFailed(`step ${step.def.id}, call ${label(call)}`, outcome.status, body.slice(0, 2000), retried);
   }
   return outcome.result;
 }

@@ -22,6 +22,8 @@ export interface CallOutcome {
   credential: string | null;
   responseHash: string;
   responseLength: number;
+  /** Requests sent for it, the seed's retries included; absent where a tool does not count them. */
+  attempts?: number;
 }
 
 /** Where an operation's requests go, for the record of a call that got no usable answer. */

@@ -61,6 +61,7 @@ export async function openOpenApiTool(
           host: response.host,
           status: response.status,
           durationMs: response.durationMs,
+          attempts: response.attempts,
           credential: placed?.name ?? null,
           ...outcomeFacts(response.body),
         };
