@@ -77,7 +77,7 @@ function convertWorkflow(workflow: JsonObject, workflowId: string, document: Jso
     refuse(place, "dependsOn", "a stepfile is run on its own, so nothing makes other workflows run before it", "run those workflows first as their own stepfiles, or make them this workflow's first steps (workflowId steps)");
   }
   const declared = inputsSchema(workflow.inputs, document, place);
-  const build: Build = { ids: new IdPool(), steps: [], operations: [], credentialParameters: [] };
+  const build: Build = { ids: new IdPool(), steps: [], operations: [], credentialParameters: [], secretInputs: new Set() };
   const top = convertSteps({ workflow, workflowId, document, sources, input: (name) => ({ var: `inputs.${name}` }), prefix: "", guard: true, stack: [] }, build);
   if (isObject(workflow.outputs) && Object.keys(workflow.outputs).length > 0) {
     const scope = { workflow: workflowId, input: (name: string) => ({ var: `inputs.${name}` }), stepOutputs: (id: string) => top.get(id) };
@@ -85,7 +85,7 @@ function convertWorkflow(workflow: JsonObject, workflowId: string, document: Jso
     build.steps.push({ id: build.ids.take("outputs"), do: { output: { object: pairs } }, produces: { type: "object" } });
   }
   const { tools, credentials } = toolsOf(build.operations, place);
-  const inputs = withoutSecretInputs(declared, workflow, build);
+  const inputs = withoutSecretInputs(declared, build);
   const info = isObject(document.info) ? document.info : {};
   const summary = typeof workflow.summary === "string" ? workflow.summary.trim() : undefined;
   const description = [typeof workflow.description === "string" ? workflow.description.trim() : summary, `Converted from the Arazzo workflow ${workflowId}${typeof info.title === "string" ? ` of "${info.title}"` : ""}.`]
@@ -127,22 +127,13 @@ function credentialNotes(replaced: Build["credentialParameters"], tools: JsonObj
  * for one: those read by Redocly's `x-security` extension (an Arazzo
  * extension field, which other tools may ignore; it feeds a security scheme
  * from workflow inputs) and by parameters that set where the credential goes
- * (arguments.ts), when no converted step reads them. The scheme is a
- * credential Stepgate holds (security.ts), read from the environment.
+ * (arguments.ts), in this workflow or one it inlines, when no converted step
+ * reads them. The scheme is a credential Stepgate holds (security.ts), read
+ * from the environment.
  */
-function withoutSecretInputs(inputs: JsonObject, workflow: JsonObject, build: Build): JsonObject {
-  const secret = new Set<string>();
-  const steps = Array.isArray(workflow.steps) ? (workflow.steps as JsonObject[]) : [];
-  const collect = (node: unknown): void => {
-    if (typeof node === "string") for (const m of node.matchAll(/\$inputs\.([A-Za-z0-9_-]+)/g)) secret.add(m[1]!);
-    else if (Array.isArray(node)) node.forEach(collect);
-    else if (isObject(node)) Object.values(node).forEach(collect);
-  };
-  collect(workflow["x-security"]);
-  for (const step of steps) collect(step["x-security"]);
-  for (const c of build.credentialParameters) if (c.workflow === workflow.workflowId) collect(c.parameter.value);
+function withoutSecretInputs(inputs: JsonObject, build: Build): JsonObject {
   const read = JSON.stringify(build.steps);
-  const dropped = [...secret].filter((name) => !new RegExp(`inputs\\.${name}(?![A-Za-z0-9_-])`).test(read));
+  const dropped = [...build.secretInputs].filter((name) => !new RegExp(`inputs\\.${name}(?![A-Za-z0-9_-])`).test(read));
   if (dropped.length === 0 || !isObject(inputs.properties)) return inputs;
   const properties = Object.fromEntries(Object.entries(inputs.properties).filter(([k]) => !dropped.includes(k)));
   const required = Array.isArray(inputs.required) ? inputs.required.filter((r) => !dropped.includes(String(r))) : undefined;

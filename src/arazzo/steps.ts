@@ -21,6 +21,7 @@ import { refuse, WorkflowRefused } from "./refusals.js";
 import type { SourceState } from "./sources.js";
 import { expression } from "./templates.js";
 import type { IdPool } from "./names.js";
+import { inputsRead } from "./secret-inputs.js";
 
 export interface StepfileStep {
   id: string;
@@ -40,6 +41,8 @@ export interface Build {
   operations: FoundOperation[];
   /** Parameters that set where a credential goes (a header, query parameter or cookie), which Stepgate fills with the credential it holds instead (arguments.ts). */
   credentialParameters: { workflow: string; step: string; parameter: ArazzoParameter; op: FoundOperation }[];
+  /** The converted workflow's inputs those parameters, and x-security, read, in it or in a workflow it inlines (secret-inputs.ts). */
+  secretInputs: Set<string>;
 }
 
 /** One workflow's steps being converted: the top one, or one inlined by a workflowId step. */
@@ -65,6 +68,7 @@ export function convertSteps(frame: Frame, build: Build): Map<string, string> {
   const stepfileIds = new Map<string, string>();
   // Each earlier step with success actions, and where its goto/end leaves the steps after it.
   const movers: { id: string; outcomes: string[] }[] = [];
+  for (const name of inputsRead([frame.workflow["x-security"], list.map((s) => s["x-security"])], frame.input)) build.secretInputs.add(name);
   for (const [index, step] of list.entries()) {
     const stepId = arazzoIds[index]!;
     // A mover's end skips every later step; its goto, the steps before the target (gotos are forward only, actions.ts).
@@ -170,7 +174,10 @@ function operationStep(step: JsonObject, index: number, arazzoIds: string[], fra
   const gateScope: Scope = { ...scope, responseRoot: "calls.0.result" };
   const { sent, replaced } = withoutCredentialParameters(op, parametersOf(step, frame.workflow, frame.document, scope));
   const args = callArguments(op, sent, step.requestBody, argumentScope);
-  for (const parameter of replaced) build.credentialParameters.push({ step: String(step.stepId), workflow: frame.workflowId, parameter, op });
+  for (const parameter of replaced) {
+    build.credentialParameters.push({ step: String(step.stepId), workflow: frame.workflowId, parameter, op });
+    for (const name of inputsRead(parameter.value, frame.input)) build.secretInputs.add(name);
+  }
   checkFailureActions(actionsOf(step.onFailure, frame.workflow.failureActions, frame.document, scope, "onFailure"), op.method, scope);
   const next = nextExpression(actionsOf(step.onSuccess, frame.workflow.successActions, frame.document, scope, "onSuccess"), index, arazzoIds, responseScope, success);
   const gates = gatesOf(step.successCriteria, gateScope, success);
