@@ -57,10 +57,14 @@ function byId(raw: string, sources: ReadonlyMap<string, SourceState>, place: Pla
   const names = qualified ? [qualified[1]!] : [...sources.keys()];
   const id = qualified ? qualified[2]! : raw;
   const found: FoundOperation[] = [];
+  // Two names for one loaded document (sources.ts) define its operations once.
+  const seen = new Set<LoadedSource>();
   for (const name of names) {
     const state = sources.get(name);
     if (!qualified && state && !("source" in state)) continue;
     const source = usable(name, sources, place, construct);
+    if (seen.has(source)) continue;
+    seen.add(source);
     for (const op of operationsOf(source)) if (op.operation.operationId === id) found.push({ ...op, operationId: id });
   }
   if (found.length === 1) return found[0]!;

@@ -11,8 +11,9 @@
 //   way) is read and validated like the document itself, with its own
 //   sources loaded relative to where it is, so a `workflowId:
 //   $sourceDescriptions.<name>.<workflowId>` step can inline its workflow
-//   (steps.ts). One file or URL is loaded once however many documents name
-//   it, so two documents naming the same OpenAPI document share one tool;
+//   (steps.ts). One file or URL is loaded once however many documents (or
+//   names) name it, so two documents naming the same OpenAPI document share
+//   one tool, unless a name's requests go to another server (--server);
 // - any other type (asyncapi, graphql, grpc, ...) cannot be a stepfile
 //   tool: the workflows that use it are refused, the rest convert.
 import { existsSync } from "node:fs";
@@ -109,7 +110,24 @@ function loadSource(entry: JsonObject, options: SourceOptions, loaded: Loaded, w
     })();
     loaded.set(where, state);
   }
-  return state;
+  return type === "openapi" ? state.then((shared) => withOwnServer(shared, name, url, remote ? where : undefined, options)) : state;
+}
+
+/**
+ * A source loaded under another name (the same file or URL) is that name's
+ * too, one tool, unless this name's requests go elsewhere (its own
+ * --server): then it is its own source, so its calls are not sent to the
+ * other name's server.
+ */
+function withOwnServer(shared: SourceState, name: string, url: string, fetchedFrom: string | undefined, options: SourceOptions): SourceState {
+  if (!("source" in shared) || shared.source.name === name) return shared;
+  try {
+    const server = options.servers?.get(name) ?? serverOf(shared.source.document, name, fetchedFrom);
+    return server === shared.source.server ? shared : { source: { ...shared.source, name, url, server } };
+  } catch (error) {
+    if (error instanceof SourceProblem) return { problem: { reason: error.message, fix: error.fix }, type: "openapi" };
+    throw error;
+  }
 }
 
 /** `written`: the url as the document writes it; undefined for a --source copy. */
