@@ -9,6 +9,7 @@
 // entered: they hold other people's files.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { isStepfilePath } from "./catalog.js";
 
 const CHECKED = /(^|\.)(stepfile|arazzo)\.(ya?ml|json)$/i;
 
@@ -23,7 +24,8 @@ export function expandFolders(args: readonly string[]): ExpandedArguments {
   const files: string[] = [];
   const empty: string[] = [];
   for (const arg of args) {
-    if (!isFolder(arg)) {
+    // A path named as a stepfile stays one, and a directory so named is refused for what it is (readBounded).
+    if (isStepfilePath(arg) || !isFolder(arg)) {
       files.push(arg);
       continue;
     }
