@@ -26,13 +26,15 @@
 // alias of a value that holds one (with those two bounds `yaml`'s
 // maxAliasCount cannot refuse the text), tags, merge keys,
 // directives and document markers, explicit keys, tabs, CR, control
-// characters, duplicate or null keys, keys over 1000 characters, folded
+// characters, duplicate or null keys, keys over 1000 characters, data
+// nesting deeper than MAX_DEPTH (aliased values counted where they stand), folded
 // lines more indented than their block, and every shape it is unsure of.
 // Declining is always safe; reading differently is not, so
 // test/fuzz/yaml-parse.fuzz.test.ts holds data and positions to `yaml`'s on
 // every stepfile and cases file in the repository and the shared
 // conformance suite, on mutations of them and on generated documents.
 import { isScalar, parseDocument } from "yaml";
+import { depthOf, MAX_DEPTH } from "./nesting.js";
 import type { PathSegment } from "./source.js";
 
 /** `yaml`'s YAML 1.2 core-schema tags that type a plain scalar by a pattern, in its order of trial. */
@@ -143,9 +145,26 @@ class Reader {
   constructor(readonly text: string) {}
 
   /** Each anchor's value, its place and whether an alias is inside it; `aliases` counts every alias read so far, `anchoring` the anchored values being read. */
-  readonly anchors = new Map<string, { data: unknown; place: Place; holdsAlias: boolean }>();
+  readonly anchors = new Map<string, { data: unknown; place: Place; holdsAlias: boolean; depth?: number }>();
   aliases = 0;
   anchoring = 0;
+  /**
+   * The collections open around what is read now. Past MAX_DEPTH the reader
+   * declines (source.ts then reports the nesting), so the data it gives
+   * nests no deeper than depthOf allows and the recursion stays shallow.
+   */
+  depth = 0;
+
+  /** Entering a collection: one level deeper, declining past MAX_DEPTH. */
+  enter(): void {
+    if (++this.depth > MAX_DEPTH) decline();
+  }
+
+  /** Leaving a collection: `out` is what it read. */
+  leave<T>(out: T): T {
+    this.depth -= 1;
+    return out;
+  }
 
   /** An anchor or alias name at `p` (after its `&` or `*`), ending before a space, a line break or the text's end (or, in a flow collection, a `,` or closing bracket); declines on any other. */
   nodeName(p: number, flow: boolean): string {
@@ -162,6 +181,8 @@ class Reader {
   alias(p: number, flow: boolean): { data: unknown; place: Place } {
     const anchor = this.anchors.get(this.nodeName(p + 1, flow));
     if (anchor === undefined || ++this.aliases > MOST_ALIASES || (anchor.holdsAlias && this.anchoring > 0)) decline();
+    // The anchored value nests again where the alias stands.
+    if (this.depth + (anchor.depth ??= depthOf(anchor.data, 0)) > MAX_DEPTH) decline();
     return { data: anchor.data, place: p };
   }
 
@@ -319,6 +340,7 @@ class Reader {
 
   /** A block mapping whose first key starts at `p`, in column `col`. */
   blockMap(p: number, col: number): { data: unknown; place: Place } {
+    this.enter();
     const data: Record<string, unknown> = {};
     const place = new MapPlace(p);
     for (;;) {
@@ -338,11 +360,12 @@ class Reader {
       if (indent > col || this.isDash(next)) decline();
       p = next;
     }
-    return { data, place };
+    return this.leave({ data, place });
   }
 
   /** A block sequence whose first `-` is at `p`, in column `col`. */
   blockSeq(p: number, col: number): { data: unknown; place: Place } {
+    this.enter();
     const data: unknown[] = [];
     const place = new SeqPlace(p);
     for (;;) {
@@ -359,7 +382,7 @@ class Reader {
       if (!this.isDash(next)) break;
       p = next;
     }
-    return { data, place };
+    return this.leave({ data, place });
   }
 
   /**
@@ -711,6 +734,7 @@ class Reader {
 
   /** A flow collection at `i`; its lines after the first indented more than `col` (-1: the whole document). Leaves `i` after its closing bracket. */
   flowCollection(col: number): { data: unknown; place: Place } {
+    this.enter();
     const text = this.text;
     const at = this.i;
     const isMap = text.charCodeAt(at) === 123;
@@ -720,7 +744,7 @@ class Reader {
     let q = this.flowSpace(at + 1, col);
     if (text.charCodeAt(q) === close) {
       this.i = q + 1;
-      return { data, place };
+      return this.leave({ data, place });
     }
     for (;;) {
       this.i = q;
@@ -758,7 +782,7 @@ class Reader {
       const n = text.charCodeAt(q);
       if (n === close) {
         this.i = q + 1;
-        return { data, place };
+        return this.leave({ data, place });
       }
       if (n !== 44) decline();
       // After a comma: the next entry, or the end of a trailing comma; an empty entry is an error to `yaml`.
@@ -766,7 +790,7 @@ class Reader {
       const m = text.charCodeAt(q);
       if (m === close) {
         this.i = q + 1;
-        return { data, place };
+        return this.leave({ data, place });
       }
       if (m === 44) decline();
     }

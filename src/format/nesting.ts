@@ -178,3 +178,16 @@ function indentOfLine(text: string, lineStart: number): number {
   while (i < text.length && text.charCodeAt(i) === SPACE) i += 1;
   return i - lineStart;
 }
+
+/** How deeply the value nests (a scalar at `depth` is `depth`, each collection one level); stops counting past MAX_DEPTH. Loops, not closures: it walks every value `yaml` reads and every aliased value the fast reader reads. */
+export function depthOf(value: unknown, depth: number): number {
+  if (depth > MAX_DEPTH || typeof value !== "object" || value === null) return depth;
+  let max = depth + 1;
+  for (const inner of Array.isArray(value) ? value : Object.values(value)) {
+    if (typeof inner !== "object" || inner === null) continue;
+    const d = depthOf(inner, depth + 1);
+    if (d > max) max = d;
+    if (max > MAX_DEPTH) break;
+  }
+  return max;
+}

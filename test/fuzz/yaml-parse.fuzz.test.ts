@@ -13,7 +13,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fastParse } from "../../src/format/fast-yaml.js";
-import { parseSource, type ParsedSource, type PathSegment } from "../../src/format/source.js";
+import { MAX_DEPTH, parseSource, type ParsedSource, type PathSegment } from "../../src/format/source.js";
 import { yamlCorpus } from "../support/yaml-corpus.js";
 import { referenceParse } from "../support/yaml-reference.js";
 import { FUZZ_RUNS, fuzzTimeout } from "./runs.js";
@@ -288,6 +288,27 @@ describe("the parse layer against yaml alone", () => {
     expect(fastParse(uses(20))).toBeDefined();
     expect(referenceParse(uses(101))).toHaveProperty("issues");
     expect(referenceParse(nested(6))).toHaveProperty("issues");
+  });
+
+  it("reads nesting up to MAX_DEPTH and declines past it, in block and flow collections and through an alias, refusing what is deeper", () => {
+    // n mappings, one inside the other, by indentation.
+    const block = (n: number) => Array.from({ length: n }, (_, i) => `${"  ".repeat(i)}k:${i === n - 1 ? " 1" : ""}`).join("\n") + "\n";
+    // A mapping holding n - 1 flow sequences.
+    const flow = (n: number) => `k: ${"[".repeat(n - 1)}1${"]".repeat(n - 1)}\n`;
+    // `a` is 100 sequences deep; `b` holds it inside j more, so `b` nests 1 + j + 100 deep.
+    const aliased = (j: number) => `a: &a ${"[".repeat(100)}1${"]".repeat(100)}\nb: ${"[".repeat(j)}*a${"]".repeat(j)}\n`;
+    for (const [text, depth] of [
+      [block(MAX_DEPTH), MAX_DEPTH],
+      [flow(MAX_DEPTH), MAX_DEPTH],
+      [aliased(MAX_DEPTH - 101), MAX_DEPTH],
+    ] as const) {
+      expect(agreesWithReference(text), `read fast at depth ${depth}`).toBe(true);
+    }
+    for (const text of [block(MAX_DEPTH + 1), flow(MAX_DEPTH + 1), aliased(MAX_DEPTH - 100)]) {
+      agreesWithReference(text);
+      expect(fastParse(text)).toBeUndefined();
+      expect(parseSource(text)).toMatchObject({ issues: [{ message: `nesting is deeper than ${MAX_DEPTH} levels` }] });
+    }
   });
 
   it("agrees on small documents built from YAML's pieces", { timeout: fuzzTimeout(100) }, () => {
