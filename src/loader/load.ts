@@ -120,10 +120,15 @@ export function loadStepfileTextDeferred(text: string, source: string, cache?: L
   const known = knownLoad(text, source, cache);
   if (known) return { loaded: known, finish: () => known.warnings };
   const { checked, warnings } = fullLoad(text, source);
-  const loaded = withIdentity({ ...checked, warnings: deepFreeze([] as Issue[]) });
+  // Frozen deep when finished: freezing a file's every object was about a
+  // twenty-fifth of a first launch of 28 user stepfiles (issue 27 item 7),
+  // and until the first answer is out only the loader and the tools/list
+  // answer read them.
+  const loaded = withIdentity({ ...checked, warnings: deepFreeze([] as Issue[]) }, false);
   let found: readonly Issue[] | undefined;
   const finish = () => {
     if (found) return found;
+    frozenDeep(loaded);
     found = deepFreeze(warnings());
     cache?.set(text, { doc: loaded.doc, identity: loaded.identity, warnings: found });
     return found;
@@ -193,18 +198,24 @@ function fullLoad(text: string, source: string): { checked: Omit<LoadedStepfile,
 }
 
 /**
- * A fully loaded stepfile, frozen, whose identity is hashed when first read.
+ * A fully loaded stepfile, frozen (`freeze`: its document and compile at once; a
+ * deferred load freezes them when it finishes), whose identity is hashed when first read.
  * Hashing cannot refuse (the canonical-form rule has found everything
  * canonical JSON cannot hold), and serving's first tools/list answer needs
  * no identity, so a first launch hashes each file after that answer (when
  * its load cache entry is kept) or at its first run, not before it (issue
  * 27 item 7). A cache hit's identity is hashed at once: there it is a check.
  */
-function withIdentity(fields: Omit<LoadedStepfile, "identity">): LoadedStepfile {
-  deepFreeze(fields.doc);
-  deepFreeze(fields.compiled);
+function withIdentity(fields: Omit<LoadedStepfile, "identity">, freeze = true): LoadedStepfile {
+  if (freeze) frozenDeep(fields);
   let identity: string | undefined;
   return Object.freeze(Object.defineProperty({ ...fields } as LoadedStepfile, "identity", { enumerable: true, get: () => (identity ??= hashJson(fields.doc)) }));
+}
+
+/** The document and what it compiled to, frozen to the last object. */
+function frozenDeep(fields: Pick<LoadedStepfile, "doc" | "compiled">): void {
+  deepFreeze(fields.doc);
+  deepFreeze(fields.compiled);
 }
 
 /** Each issue found once, with its line and column (the first LISTED_ISSUES of them). */

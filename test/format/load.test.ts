@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { StepfileInvalid } from "../../src/errors.js";
-import { loadStepfileText } from "../../src/loader/load.js";
+import { loadStepfileText, loadStepfileTextDeferred } from "../../src/loader/load.js";
 
 const valid = `stepgate: "1"
 id: greet
@@ -29,6 +29,16 @@ describe("loading a stepfile", () => {
     expect(loaded.doc.id).toBe("greet");
     expect(loaded.identity).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(Object.isFrozen(loaded.doc.steps[0])).toBe(true);
+  });
+
+  it("freezes a load for serving when it finishes, with the same document and identity as a full load", () => {
+    const deferred = loadStepfileTextDeferred(valid, "greet.stepfile.yaml");
+    expect(deferred.loaded.warnings).toEqual([]);
+    deferred.finish();
+    expect(Object.isFrozen(deferred.loaded.doc.steps[0])).toBe(true);
+    expect(Object.isFrozen(deferred.loaded.compiled.steps[0])).toBe(true);
+    expect(deferred.loaded.doc).toStrictEqual(loadStepfileText(valid, "greet.stepfile.yaml").doc);
+    expect(deferred.loaded.identity).toBe(loadStepfileText(valid, "greet.stepfile.yaml").identity);
   });
 
   it("gives the YAML and JSON spellings of one document the same identity", () => {
