@@ -19,10 +19,16 @@ import { exposedName, gateKind, type StepDef, type StepfileDocument } from "../f
 import type { RawIssue } from "./raw-issue.js";
 import type { InlineOperation } from "./response-schemas.js";
 
-/** What an MCP server's tools/list says of one tool: its name and whether its annotations say it only reads. */
+/**
+ * What an MCP server's tools/list says of one tool: its name, whether its
+ * annotations say it only reads, and the outputSchema its successful
+ * results' structuredContent conforms to, when it declares one
+ * (src/loader/mcp-output-schemas.ts judges result paths by it).
+ */
 export interface ListedMcpTool {
   readonly name: string;
   readonly readOnly: boolean;
+  readonly outputSchema?: Record<string, unknown>;
 }
 
 const READS: ReadonlySet<string> = new Set(["get", "head", "options", "trace"]);

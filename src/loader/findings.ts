@@ -11,11 +11,17 @@
 // its digest check failed) is itself a finding, `pinned-document-unchecked`,
 // naming the tool and the checks that did not run.
 //
-// Likewise a remote MCP tool in an agent step's tools (not declared `effect:
-// read`): only its server's tools/list says whether it changes anything.
-// Given a way to list it (`listMcp`, the listing preflight makes, with no
-// credential), agent-write judges it by that listing; a server that is not
-// listed is the finding `mcp-tools-unlisted`, naming the tools not judged.
+// Likewise a remote MCP tool: only its server's tools/list says whether a
+// tool changes anything, what its results hold (outputSchema) and which
+// names it has at all. Given a way to list it (`listMcp`, the listing
+// preflight makes, with no credential), every MCP server the file names is
+// listed once, and agent-write, undeclared-path and exposes-in-mcp-listing
+// read that one listing. A server that is not listed is the finding
+// `mcp-tools-unlisted` when an agent step's tools (not declared `effect:
+// read`) needed it, naming the tools not judged; otherwise it is silent, as
+// a response with no schema is: the paths and names it would have judged
+// are simply not judged (a catalog's effect: read servers, listed from a
+// machine with no network, stay at no finding).
 import { StepfileInvalid, type Issue } from "../errors.js";
 import type { StepfileDocument, ToolDef } from "../format/types.js";
 import { mcpToolsToJudge, type ListedMcpTool } from "./agent-writes.js";
@@ -67,7 +73,7 @@ export async function fetchedFindings(text: string, source: string, options: Fin
   const fetched: Fetched = { documents: new Map(), listings: new Map() };
   const { fetchPinned, listMcp } = options;
   if (fetchPinned) for (const id of pinnedTools(loaded.doc)) fetched.documents.set(id, await got(() => fetchPinned(id, loaded.doc), "could not be fetched"));
-  if (listMcp) for (const id of mcpToolsToJudge(loaded.doc).keys()) fetched.listings.set(id, await got(() => listMcp(id, loaded.doc), "could not be listed"));
+  if (listMcp) for (const id of mcpTools(loaded.doc)) fetched.listings.set(id, await got(() => listMcp(id, loaded.doc), "could not be listed"));
   return found(text, loaded, fetched, options);
 }
 
@@ -112,7 +118,7 @@ function tryLoad(text: string, source: string): LoadedStepfile | Findings {
 }
 
 function found(text: string, loaded: LoadedStepfile, fetched: Fetched, options: FindingOptions): Findings {
-  const needsFetching = pinnedTools(loaded.doc).length > 0 || mcpToolsToJudge(loaded.doc).size > 0;
+  const needsFetching = pinnedTools(loaded.doc).length > 0 || mcpTools(loaded.doc).length > 0;
   const warnings = needsFetching ? withFetched(text, loaded, fetched, options) : [...loaded.warnings];
   return { loaded, errors: [], warnings: warnings.filter((w) => !options.ignore?.has(w.rule ?? "")) };
 }
@@ -125,6 +131,13 @@ export function documentRules(): string[] {
 function pinnedTools(doc: StepfileDocument): string[] {
   return Object.entries(doc.tools ?? {})
     .filter(([, tool]) => tool.openapi?.url !== undefined)
+    .map(([id]) => id);
+}
+
+/** The ids of the tools that name a remote MCP server: each is listed, once, for every check that reads a listing. */
+function mcpTools(doc: StepfileDocument): string[] {
+  return Object.entries(doc.tools ?? {})
+    .filter(([, tool]) => tool.mcp !== undefined)
     .map(([id]) => id);
 }
 
@@ -143,10 +156,12 @@ function withFetched(text: string, loaded: LoadedStepfile, fetched: Fetched, opt
     unchecked.push(pinnedDocumentUnchecked.finding(id, openapi.url!, got?.reason ?? notFetched("fetched"), documentRules()));
   }
   const listings = new Map<string, readonly ListedMcpTool[]>();
-  for (const [id, names] of mcpToolsToJudge(loaded.doc)) {
+  const toJudge = mcpToolsToJudge(loaded.doc);
+  for (const id of mcpTools(loaded.doc)) {
     const got = fetched.listings.get(id);
+    const names = toJudge.get(id);
     if (got && "value" in got) listings.set(id, got.value);
-    else unchecked.push(mcpToolsUnlisted.finding(id, tools[id]!.mcp!.url, got?.reason ?? notFetched("listed"), names));
+    else if (names) unchecked.push(mcpToolsUnlisted.finding(id, tools[id]!.mcp!.url, got?.reason ?? notFetched("listed"), names));
   }
   const parsed = syntax.check(text);
   if ("issues" in parsed) return [...loaded.warnings];

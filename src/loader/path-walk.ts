@@ -65,7 +65,7 @@ interface CheckOptions {
   quoted?: string;
 }
 
-/** What the file's OpenAPI documents say of each exposed operation (inline ones, and fetched ones placed inline by the caller). */
+/** What the file's OpenAPI documents say of each exposed operation (inline ones, and fetched ones placed inline by the caller), and the listed MCP servers of their tools' results. */
 export interface OperationFacts {
   responses: ReadonlyMap<string, OperationResponses>;
   inputs: ReadonlyMap<string, OperationInputs>;
@@ -113,9 +113,9 @@ export function walkPaths(doc: StepfileDocument, operations: OperationFacts): Ra
   for (const [toolId, tool] of Object.entries(doc.tools ?? {})) {
     (tool.exposes ?? []).forEach((exposed, i) => {
       if (typeof exposed === "string" || exposed.select === undefined) return;
-      const success = responses.get(exposed.name)?.success;
-      if (!success) return;
-      const view = new ResponseView(success, `the response schema of ${exposed.name}`);
+      const declared = responses.get(exposed.name);
+      if (!declared?.success) return;
+      const view = new ResponseView(declared.success, schemaName(exposed.name, declared));
       new Walker(doc, known, SELECT_STEP, warnings).walk(exposed.select, ["tools", toolId, "exposes", i, "select"], { kind: "item", operator: "select", view, result: true });
     });
   }
@@ -260,7 +260,7 @@ class Walker {
     const known = call && this.responses.get(call.operation);
     const candidates = known && (call.accept?.length ? known.accepting(call.accept) : known.success);
     if (!candidates) return undefined;
-    const view = new ResponseView(candidates, `the response schema of ${call.operation}`);
+    const view = new ResponseView(candidates, schemaName(call.operation, known));
     return call.each === undefined ? view : new ListView(view, `responses.${id}`);
   }
 
@@ -353,8 +353,8 @@ class Walker {
 
   /** What `results` reads: the operation's success responses. */
   private resultsView(operation: string): ResponseView | undefined {
-    const success = this.responses.get(operation)?.success;
-    return success ? new ResponseView(success, `the response schema of ${operation}`) : undefined;
+    const known = this.responses.get(operation);
+    return known?.success ? new ResponseView(known.success, schemaName(operation, known)) : undefined;
   }
 
   /** What is known of the items of a list expression: a var path, `results`, a map, or a join, filter or sort of such lists. */
@@ -411,6 +411,11 @@ class Walker {
     for (const segment of segments) view = viewOf(view?.next(segment));
     return view;
   }
+}
+
+/** How a finding names an operation's schemas: its responses', or an MCP tool's outputSchema. */
+function schemaName(operation: string, known: OperationResponses): string {
+  return known.what ?? `the response schema of ${operation}`;
 }
 
 function optional(view: SchemaView | undefined): { view?: SchemaView } {

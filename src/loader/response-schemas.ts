@@ -3,7 +3,9 @@
 // `results` and `calls[].result`. Only what the stepfile itself holds is
 // known at load: an inline OpenAPI `document`.
 // Anything else (a document fetched by url, a remote MCP tool) is left out,
-// and a path into it is never judged.
+// and a path into it is never judged, until a check fetches the document
+// (src/loader/findings.ts) or lists the MCP server
+// (src/loader/mcp-output-schemas.ts gives its tools' results in this shape).
 import { isObject, mediaKind, resolvePointer, type JsonObject } from "../format/json-pointer.js";
 import { HTTP_METHODS } from "../format/http-methods.js";
 import type { StepfileDocument } from "../format/types.js";
@@ -27,6 +29,8 @@ export interface OperationResponses {
   any?: LocatedSchema[];
   /** A mechanical call's response when it keeps these error statuses (`accept`); undefined when one is not declared. */
   accepting(statuses: readonly number[]): LocatedSchema[] | undefined;
+  /** How a finding names these schemas; "the response schema of <operation>" when not given. */
+  what?: string;
 }
 
 

@@ -1,6 +1,6 @@
 // Every tool an MCP server lists, page by page (tools/list's nextCursor):
 // what preflight checks exposed names against, what stepgate_inspect_api
-// shows and what a check judges writes by.
+// shows and what a check judges writes, exposed names and result paths by.
 import type { Client } from "@modelcontextprotocol/client";
 
 type RequestOptions = Parameters<Client["listTools"]>[1];
@@ -10,6 +10,8 @@ export interface ListedTool {
   description?: string;
   inputSchema: Record<string, unknown>;
   annotations?: { readOnlyHint?: unknown };
+  /** MCP 2025-06-18 on: the JSON Schema a result's structuredContent conforms to, when the tool declares one. */
+  outputSchema?: Record<string, unknown>;
 }
 
 export async function listAllTools(client: Client, options?: RequestOptions): Promise<ListedTool[]> {

@@ -1,6 +1,7 @@
 // The tools an MCP server lists, read outside a run for `stepgate --check`
-// and stepgate_validate, so agent-write can judge an agent step's MCP tools
-// by what their server says of them (readOnlyHint). The listing preflight
+// and stepgate_validate, so the checks can judge a file's MCP tools by what
+// their server says of them: agent-write by readOnlyHint, undeclared-path by
+// outputSchema, exposes-in-mcp-listing by the names. The listing preflight
 // makes (initialize, then tools/list page by page, through egress to the
 // url's host only), but with no credential: a check sends no secret, so a
 // server that asks for one is not listed, and the check says so
@@ -9,6 +10,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ListedMcpTool } from "../loader/agent-writes.js";
 import type { ListMcp } from "../loader/findings.js";
+import { isObject } from "../format/json-pointer.js";
 import { loadFetchMs } from "../limits.js";
 import { egressFetch, type FetchLike } from "../egress/index.js";
 import { listAllTools } from "./mcp-list-tools.js";
@@ -28,7 +30,9 @@ export function mcpListings(options: PinnedFetchOptions): ListMcp {
     const client = new Client({ name: "stepgate-check", version: "1" });
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch }), { timeout: bound });
-      return (await listAllTools(client, { timeout: bound })).map((t): ListedMcpTool => ({ name: t.name, readOnly: t.annotations?.readOnlyHint === true }));
+      return (await listAllTools(client, { timeout: bound })).map(
+        (t): ListedMcpTool => ({ name: t.name, readOnly: t.annotations?.readOnlyHint === true, ...(isObject(t.outputSchema) ? { outputSchema: t.outputSchema } : {}) }),
+      );
     } catch (error) {
       if (status === 401 || status === 403) throw new Error(`${url} answered HTTP ${status}: it asks for a credential, and a check sends none`, { cause: error });
       throw new Error(`${url}: ${(error as Error).message}`, { cause: error });

@@ -136,7 +136,7 @@ describe("stepgate --check with an MCP tool in an agent step", () => {
     const run = await check(["--strict", "--json", gated]);
     expect(run.code, run.stdout).toBe(0);
     expect(open.received.length).toBeGreaterThan(0);
-    // Nothing is left to judge when the agent's tools are declared reads: the server is not even listed.
+    // Nothing is left that agent-write must judge when the agent's tools are declared reads: unlisted (--offline), the server is no finding.
     open.received.length = 0;
     const quiet = await check(["--strict", "--offline", declared]);
     expect(quiet.code, quiet.stdout).toBe(0);

@@ -14,6 +14,8 @@ export interface McpFixtureTool {
   text: string;
   /** The tool's annotations (readOnlyHint and the rest), listed as given. */
   annotations?: Record<string, unknown>;
+  /** Listed as the tool's outputSchema (MCP 2025-06-18); its calls then also answer `text` parsed as structuredContent, as the spec asks. */
+  outputSchema?: Record<string, unknown>;
 }
 
 export interface McpFixtureOptions {
@@ -96,12 +98,18 @@ export async function startMcpFixture(options: McpFixtureOptions): Promise<McpFi
   async function answer(request: Request): Promise<Response> {
     const mcp = new Server({ name: "fixture", version: "0.0.0" }, { capabilities: { tools: {} } });
     mcp.setRequestHandler("tools/list", () => ({
-      tools: options.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, ...(t.annotations ? { annotations: t.annotations } : {}) })) as never,
+      tools: options.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        inputSchema: t.inputSchema,
+        ...(t.annotations ? { annotations: t.annotations } : {}),
+        ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+      })) as never,
     }));
     mcp.setRequestHandler("tools/call", (call) => {
       const tool = options.tools.find((t) => t.name === call.params.name);
       if (!tool) return { content: [{ type: "text" as const, text: `unknown tool ${call.params.name}` }], isError: true };
-      return { content: [{ type: "text" as const, text: tool.text }] };
+      return { content: [{ type: "text" as const, text: tool.text }], ...(tool.outputSchema ? { structuredContent: JSON.parse(tool.text) as Record<string, unknown> } : {}) };
     });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await mcp.connect(transport);

@@ -2,11 +2,12 @@
 // once for every rule of the pass (errors and warnings share one FileFacts):
 // which tool exposes each name, each exposed operation of its OpenAPI
 // documents (their responses and inputs), what the MCP servers a check
-// listed say of their tools, the expression walk's findings and the path
-// walk's.
+// listed say of their tools (read-only or not, their outputSchema), the
+// expression walk's findings and the path walk's.
 import { exposedName, type StepfileDocument } from "../../format/types.js";
 import type { ListedMcpTool } from "../agent-writes.js";
 import { walkExpressions } from "../expression-walk.js";
+import { mcpOutputSchemas } from "../mcp-output-schemas.js";
 import { operationInputs, type OperationInputs } from "../operation-inputs.js";
 import { walkPaths } from "../path-walk.js";
 import { inlineOperations, inlineResponseSchemas, type InlineOperation, type OperationResponses } from "../response-schemas.js";
@@ -49,9 +50,13 @@ export class FileFacts {
     return (this.operationsMemo ??= inlineOperations(this.doc));
   }
 
-  /** Each such operation's response schemas. */
+  /**
+   * Each such operation's response schemas, and each listed MCP tool's
+   * outputSchema in the same shape (src/loader/mcp-output-schemas.ts), so
+   * a path into either, or into the union of both, is judged by one walk.
+   */
   get responses(): ReadonlyMap<string, OperationResponses> {
-    return (this.responsesMemo ??= inlineResponseSchemas(this.operations));
+    return (this.responsesMemo ??= new Map([...mcpOutputSchemas(this.doc, this.mcpListings), ...inlineResponseSchemas(this.operations)]));
   }
 
   /** Each such operation's arguments, named as the OpenAPI tools name them. */
