@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkArazzoDocument } from "../../src/arazzo/served-document.js";
-import { fileFindings, textFindings, type Findings } from "../../src/loader/findings.js";
+import type { ListedMcpTool } from "../../src/loader/agent-writes.js";
+import { fetchedFindings, fileFindings, textFindings, type Findings } from "../../src/loader/findings.js";
 import { ALL_RULES } from "../../src/loader/rules/index.js";
 import { REPO_ROOT } from "../support/paths.js";
 
@@ -57,7 +58,17 @@ async function findings(section: Section, text: string): Promise<Omit<Findings, 
   return { ...found, loads: found.loaded !== undefined };
 }
 
+/** The tools/list a section's examples are checked against, as the section says: by rule id. */
+const LISTINGS: Record<string, readonly ListedMcpTool[]> = {
+  "exposes-in-mcp-listing": [
+    { name: "search_issues", readOnly: true },
+    { name: "create_issue", readOnly: false },
+  ],
+};
+
 async function stepfileFindings(section: Section, text: string): Promise<Findings> {
+  const listing = LISTINGS[section.id];
+  if (listing) return fetchedFindings(text, "example", { listMcp: () => Promise.resolve(listing) });
   if (section.id !== "file-size") return textFindings(text, "example", { unfetched: "--offline skips fetching" });
   const file = join(dir, "example.stepfile.yaml");
   writeFileSync(file, text);

@@ -39,6 +39,7 @@ import { emptyText } from "./empty-text.js";
 import { exposedNames } from "./exposed-names.js";
 import { exposedOperation } from "./exposed-operation.js";
 import { exposesInDocument } from "./exposes-in-document.js";
+import { exposesInMcpListing } from "./exposes-in-mcp-listing.js";
 import { expression } from "./expression.js";
 import { fileSize } from "./file-size.js";
 import { gateKindRule } from "./gate-kind.js";
@@ -104,6 +105,7 @@ export const WARNING_RULES: readonly Rule[] = [
   callArguments,
   unexplainedGate,
   agentWrite,
+  exposesInMcpListing,
   sortDirection,
   itemOutsideEach,
   unknownFormat,
