@@ -9,9 +9,10 @@
 // --ignore does not exist, 70 (bin/stepgate.js) for an unexpected error,
 // after the other files' findings; else 0. Nothing is served. An OpenAPI document
 // pinned by url + sha256 is fetched as preflight fetches it, so its checks
-// run, and an MCP server whose tools an agent step lists is listed, so
-// agent-write can judge them; with --offline, or when it cannot be reached,
-// a finding says which checks did not run.
+// run, and each MCP server a tool names is listed, so agent-write,
+// exposes-in-mcp-listing and undeclared-path can judge its tools; with
+// --offline, or when it cannot be reached, a finding says which checks did
+// not run (for a listing, when agent-write needed it).
 import { StepfileUnreadable, StepgateError, type Issue } from "../errors.js";
 import { fetchedFindings, findingsText, type FindingOptions } from "../loader/findings.js";
 import { ignoreProblem } from "../loader/rules/index.js";

@@ -20,8 +20,8 @@ Usage:
                                                           file, line and column, each with its rule id (what
                                                           stepgate_validate reports), for CI; --format sarif writes
                                                           SARIF 2.1.0; --ignore turns a warning rule off (repeatable);
-                                                          a document pinned by url is fetched, and an MCP server an
-                                                          agent step calls is listed, as preflight would, unless
+                                                          a document pinned by url is fetched, and each MCP server
+                                                          a tool names is listed, as preflight would, unless
                                                           --offline; exit 1 on any error, with --strict on any
                                                           warning too (docs/checks.md lists the rules)
   stepgate --verify [--key <public.pem>] [--json] <ledger.jsonl>...
