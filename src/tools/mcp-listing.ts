@@ -4,8 +4,9 @@
 // outputSchema, exposes-in-mcp-listing by the names. The listing preflight
 // makes (initialize, then tools/list page by page, through egress to the
 // url's host only), but with no credential: a check sends no secret, so a
-// server that asks for one is not listed, and the check says so
-// (src/loader/rules/mcp-tools-unlisted.ts). Each request has the load bound
+// server that asks for one is not listed, and the check says so where
+// agent-write needed the listing (src/loader/rules/mcp-tools-unlisted.ts;
+// the other two checks just do not run). Each request has the load bound
 // (src/limits.ts loadFetchMs), as a pinned document's fetch has.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ListedMcpTool } from "../loader/agent-writes.js";
