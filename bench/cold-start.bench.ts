@@ -7,6 +7,7 @@
 //   node --import tsx bench/cold-start.bench.ts [--quick]
 // It prints a markdown section; nothing here is a timed assertion.
 import { AUTHORING_TOOLS } from "../src/authoring/definitions.js";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -16,7 +17,7 @@ import { catalogEntries } from "../src/cli/catalog-entries.js";
 import { cacheKey, entryText, readEntry } from "../src/cli/load-cache.js";
 import { parseSource } from "../src/format/source.js";
 import { loadStepfileText, type CheckedStepfile, type LoadCache } from "../src/loader/load.js";
-import { catalogCopies, generatedStepfile, machineLine, median, ms, percentile, processCpuMs, processRssMb, quick, timedNode, times, verdict } from "./support.js";
+import { benchEnvironment, catalogCopies, generatedStepfile, machineLine, median, ms, percentile, processCpuMs, processRssMb, quick, timedNode, times, verdict } from "./support.js";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = join(root, "bin", "stepgate.js");
@@ -78,6 +79,23 @@ async function coldStart(label: string, args: readonly string[], cacheHome: stri
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The loop of bench/cold-loads.ts in a fresh process, in ms: the user's
+ * stepfiles read (`parse`) or loaded as serving loads them (`load`) while
+ * the code is cold, as on a first launch, without Node's start or the server.
+ */
+function coldLoads(mode: "parse" | "load", files: readonly string[]): Promise<number> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(root, "bench", "cold-loads.ts"), mode, ...files], { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: benchEnvironment() });
+    let out = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (out += String(d)));
+    child.stderr.on("data", (d) => (stderr += String(d)));
+    child.on("error", fail);
+    child.on("close", (code) => (code === 0 && Number.isFinite(Number(out)) ? done(Number(out)) : fail(new Error(`cold-loads.ts ${mode} exited with ${code}: ${stderr.trim()}`))));
+  });
 }
 
 /** The floor: how long Node itself takes to start and exit with nothing to do. */
@@ -159,6 +177,9 @@ const configs: Config[] = [
 try {
   const spawned = new Map<string, number[]>(configs.map((c) => [c.label, []]));
   const floorSamples: number[] = [];
+  /** bench/cold-loads.ts's loops over the user's stepfiles, one fresh process each. */
+  const coldParses: number[] = [];
+  const coldFullLoads: number[] = [];
   for (let round = 0; round < warmups + runs; round++) {
     const timed = round >= warmups;
     const floor = await bareNode();
@@ -166,6 +187,12 @@ try {
     for (const config of configs) {
       const elapsed = await coldStart(config.label, config.args, config.cache());
       if (timed) spawned.get(config.label)!.push(elapsed);
+    }
+    const parse = await coldLoads("parse", userFiles);
+    const load = await coldLoads("load", userFiles);
+    if (timed) {
+      coldParses.push(parse);
+      coldFullLoads.push(load);
     }
   }
   const bigCold: number[] = [];
@@ -218,6 +245,8 @@ try {
     { name: "in-process: load one catalog entry from a load cache hit, warm (same)", samples: warmHit, target: "-" },
     { name: `in-process: load the ${bigSteps}-step stepfile`, samples: bigLoads, target: verdict(median(bigLoads) < 1000, "< 1 s") },
     { name: "in-process: of which parsing its YAML", samples: bigParses, target: "-" },
+    { name: `fresh process (code cold): read the ${USER_FILES} user stepfiles' YAML (the loop alone: no Node start, no server)`, samples: coldParses, target: "-" },
+    { name: `fresh process (code cold): load the ${USER_FILES} as serving does before its first answer (same)`, samples: coldFullLoads, target: "-" },
   ];
 
   console.log("## Cold start to the first tools/list\n");
@@ -230,7 +259,7 @@ try {
   for (const row of rows) console.log(`| ${row.name} | ${ms(median(row.samples))} | ${ms(percentile(row.samples, 90))} | ${ms(Math.min(...row.samples))} | ${row.ratio} | ${row.cpu} | ${row.rss} | ${row.target} |`);
   for (const row of inProcess) console.log(`| ${row.name} | ${ms(median(row.samples))} | ${ms(percentile(row.samples, 90))} | ${ms(Math.min(...row.samples))} | - | - | - | ${row.target} |`);
   console.log(
-    `\nInterpretation: one catalog entry reaches tools/list in ${ms(oneFirst)} ms on a first launch and ${ms(oneLater)} ms later, ${times(oneFirst / floor)} and ${times(oneLater / floor)} the ${ms(floor)} ms it takes to start a Node process at all; the rest is reading and compiling the serve chunk of the bundle, loading the entry and the initialize/tools/list exchange, answered before the MCP SDK loads (src/stdio/early.ts). The whole catalog takes ${ms(allFirst)} ms on a first launch after a build and ${ms(allLater)} ms later (${times(allFirst / oneFirst)} and ${times(allLater / oneLater)} the 1-entry rows): each entry is a load cache hit, so it is only compiled, its schemas on first use. Parsing and checking every entry (--no-cache) takes ${ms(allFull)} ms, ${ms((allFull - oneLater) / (catalog.length - 1))} ms per extra entry. The same ${copies.length} stepfiles as a user's own take ${ms(copiesFirst)} ms on their first launch, when each is loaded in full and kept, and ${ms(copiesLater)} ms on later launches; ${USER_FILES} of them (issue 27 item 7's case) ${ms(at(7))} ms, ${times(at(7) / floor)} \`node -e 0\`. Warm, a catalog entry loads in full in ${ms(median(warmFull))} ms at the median over the catalog, and from a cache hit in ${ms(median(warmHit))} ms. The ${bigSteps}-step stepfile loads in ${ms(median(bigLoads))} ms in a warm process (${Math.round((100 * median(bigParses)) / median(bigLoads))}% of it reading its YAML) and reaches tools/list cold in ${ms(median(bigCold))} ms.`,
+    `\nInterpretation: one catalog entry reaches tools/list in ${ms(oneFirst)} ms on a first launch and ${ms(oneLater)} ms later, ${times(oneFirst / floor)} and ${times(oneLater / floor)} the ${ms(floor)} ms it takes to start a Node process at all; the rest is reading and compiling the serve chunk of the bundle, loading the entry and the initialize/tools/list exchange, answered before the MCP SDK loads (src/stdio/early.ts). The whole catalog takes ${ms(allFirst)} ms on a first launch after a build and ${ms(allLater)} ms later (${times(allFirst / oneFirst)} and ${times(allLater / oneLater)} the 1-entry rows): each entry is a load cache hit, so it is only compiled, its schemas on first use. Parsing and checking every entry (--no-cache) takes ${ms(allFull)} ms, ${ms((allFull - oneLater) / (catalog.length - 1))} ms per extra entry. The same ${copies.length} stepfiles as a user's own take ${ms(copiesFirst)} ms on their first launch, when each is loaded in full and kept, and ${ms(copiesLater)} ms on later launches; ${USER_FILES} of them (issue 27 item 7's case) ${ms(at(7))} ms, ${times(at(7) / floor)} \`node -e 0\`. Warm, a catalog entry loads in full in ${ms(median(warmFull))} ms at the median over the catalog, and from a cache hit in ${ms(median(warmHit))} ms. The ${bigSteps}-step stepfile loads in ${ms(median(bigLoads))} ms in a warm process (${Math.round((100 * median(bigParses)) / median(bigLoads))}% of it reading its YAML) and reaches tools/list cold in ${ms(median(bigCold))} ms. Issue 27 item 7's target for the ${USER_FILES} user stepfiles, 4x \`node -e 0\`, is ${ms(4 * floor)} ms. In a fresh process, where the code is as cold as on a first launch, only reading their YAML takes ${ms(median(coldParses))} ms and loading them as serving does ${ms(median(coldFullLoads))} ms: Node's start and that reading alone come to ${ms(floor + median(coldParses))} ms, ${times((floor + median(coldParses)) / (4 * floor))} the target, before the server's own code is read or any check has run.`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });
