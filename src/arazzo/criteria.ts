@@ -108,6 +108,15 @@ function lowerCriterion(criterion: Criterion, place: CriteriaPlace): Logic {
         const rewrite = filterMeant(criterion.condition);
         refuse(place.scope, construct, "only a filter over the context ($[?<filter>]) has a stepfile expression", rewrite ? `write it as the filter ${rewrite}` : "write the check as $[?@.name == value] or as a simple condition");
       }
+      const measured = lengthsMeant(criterion.condition);
+      if (measured) {
+        refuse(
+          place.scope,
+          construct,
+          `${measured.read.join(" and ")} reads a member named length, which an array does not have (RFC 9535 has no .length; an array's size is length(), section 2.4.4), so on an array the filter never holds`,
+          `write it as the filter ${measured.filter}, or ${measured.member} for a member named length`,
+        );
+      }
       return folded(at, (status) => {
         const context = value(criterion.context!, at, status);
         return lower(parse(filter[1]!, at), at, status, context);
@@ -134,6 +143,33 @@ function filterMeant(condition: string): string | undefined {
   const left = measured ? `length(@${measured[1]!})` : `@${path}`;
   return `$[?${left} ${op} ${operand.trim()}]`;
 }
+
+/**
+ * A filter that reads `.length` as JavaScript's array length
+ * (`$[?@.items.length > 0]`), with each such read written as RFC 9535's
+ * `length(@.items)`, in the filter as written (parentheses, spacing and
+ * operator kept). Under RFC 9535 `@.items.length` selects a member named
+ * length, which no array has, so the filter never holds on one. An object
+ * may have such a member, and the text cannot tell; this takes the reading
+ * the `$.x.length == n` refusal above takes (filterMeant), that `.length`
+ * last in a dotted path means the size, and leaves `@.items['length']`,
+ * the bracketed spelling, to read the member. Strings are skipped whole, so
+ * `'@.a.length'` is a literal.
+ */
+function lengthsMeant(condition: string): { read: string[]; filter: string; member: string } | undefined {
+  const read: string[] = [];
+  let member = "";
+  const filter = condition.replace(LENGTH_READ, (whole: string, path: string | undefined) => {
+    if (path === undefined) return whole;
+    read.push(whole);
+    member ||= `@${path}['length']`;
+    return `length(@${path})`;
+  });
+  return read.length > 0 ? { read, filter, member } : undefined;
+}
+
+/** A quoted string (kept as it is), or `@`, a path of names and indexes, then `.length` ending the path. */
+const LENGTH_READ = /'(?:[^']|'')*'|"[^"]*"|@((?:\.[A-Za-z_][A-Za-z0-9_-]*|\[(?:\d+|'(?:[^']|'')*'|"[^"]*")\])*)\.length(?![A-Za-z0-9_.[(-])/g;
 
 function parse(text: string, place: CriteriaPlace): Node {
   try {

@@ -2,7 +2,8 @@
 // authors mean them (docs/arazzo.md, the mapping), or refused naming the
 // spelling that converts: a Content-Type parameter restating the body's
 // media type, an operationPath naming its source bare (jentic/arazzo-engine),
-// the JSONPath filter a `$.x.length == n` comparison means, and a regex
+// the JSONPath filter a `$.x.length == n` comparison means (and the one a
+// filter reading `@.x.length` means), and a regex
 // criterion written as a JavaScript literal with flags. In process, and
 // then one document with all of them checked and run by the built CLI over
 // stdio against the loopback pet store (test/arazzo/support/pet-store.ts).
@@ -123,6 +124,33 @@ describe("a JSONPath comparison of a length, $.x.length == n", () => {
   it("keeps a path to an array's length whole, and names other comparisons' filter as before", async () => {
     expect(refusals(await convert(readPetWith("$.owner.pets.length > 0")))).toEqual([expect.stringMatching(/write it as the filter \$\[\?length\(@\.owner\.pets\) > 0\]$/)]);
     expect(refusals(await convert(readPetWith("$.name == 'Rex'")))).toEqual([expect.stringMatching(/write it as the filter \$\[\?@\.name == 'Rex'\]$/)]);
+  });
+});
+
+describe("a JSONPath filter reading .length, $[?@.x.length > n]", () => {
+  it("is refused naming the same filter with length(@.x), which then converts", async () => {
+    const [line] = refusals(await convert(readPetWith("$[?@.tags.length > 0]")));
+    expect(line).toBe(
+      `workflow spelled, step read: successCriteria[0] (jsonpath "$[?@.tags.length > 0]"): @.tags.length reads a member named length, which an array does not have (RFC 9535 has no .length; an array's size is length(), section 2.4.4), so on an array the filter never holds; to convert it, write it as the filter $[?length(@.tags) > 0], or @.tags['length'] for a member named length`,
+    );
+    const suggested = /write it as the filter (.+), or /.exec(line!)![1]!;
+    const c = await convert(readPetWith(suggested));
+    expect(refusals(c)).toEqual([]);
+    expect(stepsOf(c)[0]!.gates!.map((g) => g.predicate)).toEqual([{ ">": [{ length: { var: "calls.0.result.tags" } }, 0] }]);
+  });
+
+  it("spells the suggestion for the filter as written: parentheses, spacing, nested paths, every comparison", async () => {
+    const suggestion = async (condition: string) => /write it as the filter (.+), or /.exec(refusals(await convert(readPetWith(condition)))[0] ?? "")?.[1];
+    expect(await suggestion("$[?(@.tags.length>0)]")).toBe("$[?(length(@.tags)>0)]");
+    expect(await suggestion("$[?@.owner['pets'][0].tags.length >= 2 && @.name == 'Rex']")).toBe("$[?length(@.owner['pets'][0].tags) >= 2 && @.name == 'Rex']");
+    for (const op of ["==", "!=", "<", "<=", ">", ">="]) expect(await suggestion(`$[?@.a.b.length ${op} 1]`), op).toBe(`$[?length(@.a.b) ${op} 1]`);
+    expect(await suggestion("$[?@.tags.length > 0 || @.photoUrls.length == 1]")).toBe("$[?length(@.tags) > 0 || length(@.photoUrls) == 1]");
+  });
+
+  it("leaves a member named length read with brackets, length() itself, and a string that says .length", async () => {
+    for (const condition of ["$[?@.tags['length'] == 1]", "$[?length(@.tags) == 1]", "$[?@.name != '@.tags.length']", "$[?@.lengthy == 1]"]) {
+      expect(refusals(await convert(readPetWith(condition))), condition).toEqual([]);
+    }
   });
 });
 
