@@ -22,6 +22,7 @@ import type { SourceState } from "./sources.js";
 import { expression } from "./templates.js";
 import type { IdPool } from "./names.js";
 import { inputsRead } from "./secret-inputs.js";
+import { checkSchemeNames } from "./x-security.js";
 
 export interface StepfileStep {
   id: string;
@@ -69,6 +70,8 @@ export function convertSteps(frame: Frame, build: Build): Map<string, string> {
   // Each earlier step with success actions, and where its goto/end leaves the steps after it.
   const movers: { id: string; outcomes: string[] }[] = [];
   for (const name of inputsRead([frame.workflow["x-security"], list.map((s) => s["x-security"])], frame.input)) build.secretInputs.add(name);
+  checkSchemeNames(frame.workflow["x-security"], { workflow: frame.workflowId }, frame.sources);
+  for (const step of list) checkSchemeNames(step["x-security"], { workflow: frame.workflowId, step: String(step.stepId) }, frame.sources);
   for (const [index, step] of list.entries()) {
     const stepId = arazzoIds[index]!;
     // A mover's end skips every later step; its goto, the steps before the target (gotos are forward only, actions.ts).
