@@ -22,6 +22,7 @@ import { runMechanicalStep } from "./mechanical.js";
 import { refusedLaterCall, type RefusedCall } from "./pre-approval.js";
 import type { AttemptCall, RunObserver, RunPhase } from "./observer.js";
 import { truncateForClient } from "./truncate.js";
+import { withAttemptsMade } from "./attempts.js";
 import type { Evidence, RunState } from "./run-types.js";
 
 export class Run {
@@ -259,7 +260,9 @@ export class Run {
     const started = performance.now();
     try {
       const outcome = await this.makeCall(operation, given as Record<string, unknown>, "client");
-      const shown = truncateForClient(this.toolbox.shown(operation, outcome), this.ctx.limits.toolResultChars);
+      // An API's error answer after the retries says how many requests were sent, as a mechanical step's failure does.
+      const text = this.toolbox.shown(operation, outcome);
+      const shown = truncateForClient(outcome.isError ? withAttemptsMade(text, outcome.attempts) : text, this.ctx.limits.toolResultChars);
       this.recordCall(operation, outcome, "client", shown.length);
       return { kind: "call", run: this.id, state: "running", operation, isError: outcome.isError, text: shown };
     } catch (error) {

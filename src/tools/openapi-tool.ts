@@ -4,6 +4,7 @@
 import { PreflightFailed, ToolCallFailed } from "../errors.js";
 import type { Exposed } from "../format/types.js";
 import { exposedName } from "../format/types.js";
+import { attemptsMade } from "../engine/attempts.js";
 import { egress, type CredentialRef, type EgressPolicy } from "../egress/index.js";
 import { buildRequest, loadOperations, parseResult, routeOf, type OpenApiToolSpec, type OperationSpec } from "./openapi/index.js";
 import type { Operation } from "./toolbox.js";
@@ -94,7 +95,8 @@ export function documentBytes(tool: string, policy: EgressPolicy): (url: string)
     const response = await egress({ operation: `${tool} document`, method: "GET", url }, { ...policy, allowedHosts: new Set([new URL(url).host]) }).catch((error: unknown) => {
       throw error instanceof ToolCallFailed ? new Error(`GET ${url}: ${error.what}`) : error;
     });
-    if (response.status >= 400) throw new Error(`GET ${url}: HTTP ${response.status}${response.attempts > 1 ? ` after ${response.attempts} attempts` : ""}`);
+    const retried = attemptsMade(response.attempts);
+    if (response.status >= 400) throw new Error(`GET ${url}: HTTP ${response.status}${retried ? ` ${retried}` : ""}`);
     return response.body;
   };
 }

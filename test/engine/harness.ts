@@ -30,6 +30,7 @@ export function fakeToolbox(answers: Record<string, (args: Record<string, unknow
         credential: null,
         responseHash: "sha256:00",
         responseLength: 2,
+        ...(answer.attempts !== undefined ? { attempts: answer.attempts } : {}),
       };
     },
   };

@@ -73,6 +73,17 @@ describe("a run's calls", () => {
     expect(h.types(start.run)).toEqual(["run_started", "step_started", "tool_call"]);
   });
 
+  it("says after how many attempts an API's error answer came, as a mechanical step's failure does, and names no count for one sent once", async () => {
+    const answers = [5, 1, undefined];
+    const h = harness(withTool, fakeToolbox({ listItems: () => ({ isError: true, status: 500, text: 'HTTP 500: {"error":"down"}', attempts: answers.shift() }) }));
+    const start = await h.start();
+    expect(await h.registry.call(start.run, h.session, "listItems", {})).toMatchObject({ kind: "call", state: "running", isError: true, text: 'HTTP 500, after 5 attempts: {"error":"down"}' });
+    expect(await h.registry.call(start.run, h.session, "listItems", {})).toMatchObject({ isError: true, text: 'HTTP 500: {"error":"down"}' });
+    expect(await h.registry.call(start.run, h.session, "listItems", {})).toMatchObject({ isError: true, text: 'HTTP 500: {"error":"down"}' });
+    const shown = h.records(start.run).filter((r) => r.type === "tool_call").map((r) => r.shown_length);
+    expect(shown).toEqual(['HTTP 500, after 5 attempts: {"error":"down"}'.length, 'HTTP 500: {"error":"down"}'.length, 'HTTP 500: {"error":"down"}'.length]);
+  });
+
   it("leaves an error that ends the run to run_failed, with no tool_call record (as the conformance suite's egress case)", async () => {
     const h = harness(withTool, fakeToolbox({ listItems: () => { throw new ResponseTooLarge("listItems", 10); } }));
     const start = await h.start();
