@@ -3,7 +3,8 @@
 // wording for every place a person or an agent reads a failure: a
 // mechanical step's ToolCallFailed (mechanical.ts), the error result of an
 // agent's stepgate_call (run.ts), a pinned document's failed fetch
-// (src/tools/openapi-tool.ts). A call sent once names no count.
+// (src/tools/openapi-tool.ts); and read back where an error text is
+// replayed (src/offline/recorded-error.ts). A call sent once names no count.
 
 /** `after N attempts` when the call was sent more than once; undefined otherwise, or when the tool does not count. */
 export function attemptsMade(attempts: number | undefined): string | undefined {
@@ -19,4 +20,9 @@ export function attemptsMade(attempts: number | undefined): string | undefined {
 export function withAttemptsMade(text: string, attempts: number | undefined): string {
   const said = attemptsMade(attempts);
   return said === undefined ? text : text.replace(/^HTTP \d{3}(?=: |$)/, (status) => `${status}, ${said}`);
+}
+
+/** An API error's text with the attempts withAttemptsMade said taken out again: `HTTP 500, after 5 attempts: <body>` is `HTTP 500: <body>`. */
+export function withoutAttemptsMade(text: string): string {
+  return text.replace(/^(HTTP \d{3}), after \d+ attempts(?=: |$)/, "$1");
 }

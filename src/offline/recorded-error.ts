@@ -1,8 +1,11 @@
 // An error result as evidence writes it: the text the client is shown,
 // `HTTP <status>: <body>` (format, preamble), with `is_error: true` and no
-// separate `status`. Replay needs what a live run has instead: the status
+// separate `status`; after retries the agent was shown
+// `HTTP <status>, after N attempts: <body>` (src/engine/attempts.ts), and
+// a case written from that reads the same. Replay needs what a live run has instead: the status
 // (which `accept` compares) and the body the API sent, JSON-parsed when it
 // parses (which `responses.<call id>` and gates read).
+import { withoutAttemptsMade } from "../engine/attempts.js";
 import { errorText } from "../tools/openapi/index.js";
 
 const ERROR_TEXT = /^HTTP ([1-5]\d\d)(?:: ([\s\S]*))?$/;
@@ -22,7 +25,7 @@ export interface RecordedResult {
  */
 export function readErrorText(call: { result: unknown; is_error?: boolean; status?: number }): Required<RecordedResult> | undefined {
   if (call.is_error !== true || call.status !== undefined || typeof call.result !== "string") return undefined;
-  const m = ERROR_TEXT.exec(call.result);
+  const m = ERROR_TEXT.exec(withoutAttemptsMade(call.result));
   if (!m) return undefined;
   const body = m[2] ?? "";
   return { status: Number(m[1]), result: parseBody(body) };
