@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, stepgateBin } from "../support/paths.js";
 import { startMcpFixture, type McpFixture, type McpFixtureTool } from "../support/mcp-fixture.js";
 import { validateClients } from "../support/validate-clients.js";
+import { placeOf } from "../support/place-of.js";
 
 interface Finding {
   path: string;
@@ -74,13 +75,6 @@ function write(name: string, text: string): string {
   const file = join(dir, name);
   writeFileSync(file, text);
   return file;
-}
-
-/** The line and column of `needle`'s first match at or after `from` in `text`, 1-based. */
-function placeOf(text: string, needle: string, from = 0): { line: number; column: number } {
-  const at = text.indexOf(needle, from);
-  const before = text.slice(0, at).split("\n");
-  return { line: before.length, column: before.at(-1)!.length + 1 };
 }
 
 const exec = promisify(execFile);
