@@ -3,7 +3,7 @@
 import { CallArgumentsInvalid, ToolCallFailed } from "../errors.js";
 import { asJson } from "../expr/index.js";
 import type { CompiledCall, CompiledStep } from "../loader/compile.js";
-import { attemptsMade } from "./attempts.js";
+import { attemptsMade } from "../attempts.js";
 import type { CallOutcome } from "./toolbox.js";
 
 export interface MechanicalHost {
@@ -53,7 +53,7 @@ async function makeCall(step: CompiledStep, call: CompiledCall, data: Record<str
   if (outcome.isError && !(outcome.status !== null && call.accept.includes(outcome.status))) {
     // An HTTP error's text already reads `HTTP <status>: <body>`; the error names the status itself.
     const body = outcome.status === null ? outcome.text : outcome.text.replace(/^HTTP \d{3}(: )?/, "");
-    // Said as an agent's failed call and a pinned document's failed fetch say it (attempts.ts), so a person sees the retries were made.
+    // Said as an agent's failed call and a pinned document's failed fetch say it (src/attempts.ts), so a person sees the retries were made.
     throw new ToolCallFailed(`step ${step.def.id}, call ${label(call)}`, outcome.status, body.slice(0, 2000), attemptsMade(outcome.attempts));
   }
   return outcome.result;

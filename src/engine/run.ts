@@ -22,7 +22,7 @@ import { runMechanicalStep } from "./mechanical.js";
 import { refusedLaterCall, type RefusedCall } from "./pre-approval.js";
 import type { AttemptCall, RunObserver, RunPhase } from "./observer.js";
 import { truncateForClient } from "./truncate.js";
-import { withAttemptsMade } from "./attempts.js";
+import { withAttemptsMade } from "../attempts.js";
 import type { Evidence, RunState } from "./run-types.js";
 
 export class Run {

@@ -1,11 +1,11 @@
 // An error result as evidence writes it: the text the client is shown,
 // `HTTP <status>: <body>` (format, preamble), with `is_error: true` and no
 // separate `status`; after retries the agent was shown
-// `HTTP <status>, after N attempts: <body>` (src/engine/attempts.ts), and
+// `HTTP <status>, after N attempts: <body>` (src/attempts.ts), and
 // a case written from that reads the same. Replay needs what a live run has instead: the status
 // (which `accept` compares) and the body the API sent, JSON-parsed when it
 // parses (which `responses.<call id>` and gates read).
-import { withoutAttemptsMade } from "../engine/attempts.js";
+import { withoutAttemptsMade } from "../attempts.js";
 import { errorText } from "../tools/openapi/index.js";
 
 const ERROR_TEXT = /^HTTP ([1-5]\d\d)(?:: ([\s\S]*))?$/;

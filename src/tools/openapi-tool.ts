@@ -4,7 +4,7 @@
 import { PreflightFailed, ToolCallFailed } from "../errors.js";
 import type { Exposed } from "../format/types.js";
 import { exposedName } from "../format/types.js";
-import { attemptsMade } from "../engine/attempts.js";
+import { attemptsMade } from "../attempts.js";
 import { egress, type CredentialRef, type EgressPolicy } from "../egress/index.js";
 import { buildRequest, loadOperations, parseResult, routeOf, type OpenApiToolSpec, type OperationSpec } from "./openapi/index.js";
 import type { Operation } from "./toolbox.js";

@@ -1,6 +1,6 @@
 // An agent's stepgate_call whose API keeps answering an error after the
 // seed's retries says how many attempts were made, in the words a
-// mechanical step's ToolCallFailed uses (src/engine/attempts.ts): served by
+// mechanical step's ToolCallFailed uses (src/attempts.ts): served by
 // the built CLI over stdio against a loopback API answering 500, then 404.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,6 +1,6 @@
 // An error result written in a cases file as the client saw it is replayed
 // with its status and body, also in the form an agent sees after retries
-// (src/engine/attempts.ts), so a case copied from that answer replays as
+// (src/attempts.ts), so a case copied from that answer replays as
 // the error it was, not as a text result.
 import { describe, expect, it } from "vitest";
 import { readErrorText } from "../../src/offline/recorded-error.js";

@@ -1,10 +1,12 @@
 // How a failed call says it was sent more than once: "after N attempts",
 // from the count egress gives the OpenAPI tool (CallOutcome.attempts). One
 // wording for every place a person or an agent reads a failure: a
-// mechanical step's ToolCallFailed (mechanical.ts), the error result of an
-// agent's stepgate_call (run.ts), a pinned document's failed fetch
-// (src/tools/openapi-tool.ts); and read back where an error text is
-// replayed (src/offline/recorded-error.ts). A call sent once names no count.
+// mechanical step's ToolCallFailed (src/engine/mechanical.ts), the error
+// result of an agent's stepgate_call (src/engine/run.ts), a pinned
+// document's failed fetch (src/tools/openapi-tool.ts); and read back where
+// an error text is replayed (src/offline/recorded-error.ts). A call sent
+// once names no count. It sits at the top of the layers, beside errors.ts,
+// so egress can say it too without importing the engine, which calls it.
 
 /** `after N attempts` when the call was sent more than once; undefined otherwise, or when the tool does not count. */
 export function attemptsMade(attempts: number | undefined): string | undefined {
