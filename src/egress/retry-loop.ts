@@ -3,7 +3,9 @@
 // wait, sleep, and stop after MAX_ATTEMPTS, or sooner when the request has a
 // bound in all (EgressPolicy.totalMs, a fetch made while loading or checking)
 // and the next wait would pass it: the seed's retries run inside that bound,
-// never past it.
+// never past it. A failure after more than one attempt says how many were
+// sent, in the words every failed call uses (src/attempts.ts).
+import { afterAttempts, attemptsThen } from "../attempts.js";
 import { ToolCallFailed } from "../errors.js";
 import { AttemptFailure } from "./attempt.js";
 import { MAX_ATTEMPTS, MAX_WAIT_MS, backoffMs, requestedWaitMs, shouldRetryStatus } from "./retry-policy.js";
@@ -45,9 +47,10 @@ export async function withRetries<A extends Answer>(ctx: RetryContext, attempt: 
     } catch (error) {
       if (!(error instanceof AttemptFailure)) throw error;
       // A POST/PATCH may have taken effect before the connection broke.
-      if (!ctx.retrySafe || failed === MAX_ATTEMPTS) throw new ToolCallFailed(ctx.operation, null, "", error.reason);
+      if (!ctx.retrySafe || failed === MAX_ATTEMPTS) throw new ToolCallFailed(ctx.operation, null, "", afterAttempts(error.reason, attempts));
       const wait = backoffMs(failed);
-      if (!bound.fits(wait)) throw new ToolCallFailed(ctx.operation, null, "", `${error.reason}; ${bound.spent()}`);
+      // The count follows what the last attempt met, before why no other follows.
+      if (!bound.fits(wait)) throw new ToolCallFailed(ctx.operation, null, "", `${afterAttempts(error.reason, attempts)}; ${bound.spent()}`);
       await pause(ctx, sleep, failed, null, wait);
       continue;
     }
@@ -65,7 +68,8 @@ export async function withRetries<A extends Answer>(ctx: RetryContext, attempt: 
     // request now; the error names whichever of the two is the nearer.
     if (asked !== undefined && (asked > MAX_WAIT_MS || !bound.fits(asked))) {
       const limit = bound.fits(MAX_WAIT_MS) ? `${MAX_WAIT_MS / 1000} s` : bound.whole();
-      throw new ToolCallFailed(ctx.operation, answer.status, answer.release(), `the API asked to wait ${Math.ceil(asked / 1000)} s, more than ${limit}`);
+      const why = `the API asked to wait ${Math.ceil(asked / 1000)} s, more than ${limit}`;
+      throw new ToolCallFailed(ctx.operation, answer.status, answer.release(), attemptsThen(why, attempts));
     }
     const wait = asked ?? backoffMs(failed);
     // No time for another attempt: this answer is the last, as after the last attempt.

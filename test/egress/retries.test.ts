@@ -182,6 +182,35 @@ describe("a bound in all (totalMs: a fetch while loading or checking)", () => {
   });
 });
 
+describe("a failure says how many attempts were sent (src/attempts.ts)", () => {
+  it("names the attempts of a GET that got no answer, and none for a POST sent once", async () => {
+    const gone = await startLoopback(() => undefined);
+    await gone.close();
+    const get = egress({ operation: "get", method: "GET", url: `${gone.origin}/` }, testPolicy([gone.host]));
+    await expect(get).rejects.toThrow(/^get failed: network error: .*ECONNREFUSED.*, after 5 attempts$/);
+    await expect(get).rejects.toMatchObject({ status: null, details: { reason: expect.stringMatching(/, after 5 attempts$/) } });
+    const post = egress({ operation: "post", method: "POST", url: `${gone.origin}/` }, testPolicy([gone.host]));
+    await expect(post).rejects.toThrow(/^post failed: network error: .*ECONNREFUSED/);
+    await expect(post).rejects.not.toThrow(/attempt/);
+  });
+
+  it("names them after the status when the API, answered again, asks to wait too long", async () => {
+    const api = await scripted([{ status: 503, headers: { "retry-after": "0" } }, { status: 429, headers: { "retry-after": "61" }, body: { error: "slow down" } }]);
+    await expect(egress({ operation: "op", method: "GET", url: `${api.origin}/` }, testPolicy([api.host]))).rejects.toThrow(
+      'op failed: HTTP 429, after 2 attempts, the API asked to wait 61 s, more than 60 s: {"error":"slow down"}',
+    );
+  });
+
+  it("names them before the bound in all that stopped the retries", async () => {
+    const gone = await startLoopback(() => undefined);
+    await gone.close();
+    // The injected sleep takes no time, so waits of 500, 1000 and 2000 ms fit in 3 s and 4000 does not: four attempts.
+    await expect(egress({ operation: "doc", method: "GET", url: `${gone.origin}/` }, testPolicy([gone.host], { totalMs: 3_000 }))).rejects.toThrow(
+      /^doc failed: network error: .*, after 4 attempts; not enough time is left of the 3 s this fetch may take in all to try again$/,
+    );
+  });
+});
+
 describe("retry policy (pure)", () => {
   it("decides from status and headers", () => {
     expect(shouldRetryStatus(429, {}, false)).toBe(true);

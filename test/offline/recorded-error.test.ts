@@ -16,6 +16,9 @@ describe("an error result written as text", () => {
   it("leaves any other text, a success and a recording with its status alone", () => {
     expect(readErrorText({ result: "HTTP 500 after 5 attempts: x", is_error: true })).toBeUndefined();
     expect(readErrorText({ result: "connection refused, after 5 attempts", is_error: true })).toBeUndefined();
+    // A call that got no answer after its retries, as egress's ToolCallFailed says it: no status to replay.
+    expect(readErrorText({ result: "getStatus failed: network error: UND_ERR_SOCKET: other side closed, after 5 attempts", is_error: true })).toBeUndefined();
+    expect(readErrorText({ result: 'op failed: HTTP 429, after 2 attempts, the API asked to wait 61 s, more than 60 s: {"error":"slow down"}', is_error: true })).toBeUndefined();
     expect(readErrorText({ result: 'HTTP 404: {"error":"gone"}' })).toBeUndefined();
     expect(readErrorText({ result: 'HTTP 404: {"error":"gone"}', is_error: true, status: 404 })).toBeUndefined();
   });
