@@ -70,16 +70,27 @@ const MOST_ALIASES = 20;
 /** Anchor names read here: `yaml` takes any run of characters but spaces and flow indicators; these are the ones stepfiles use. */
 const ANCHOR_NAME = /[A-Za-z0-9_.-]+/y;
 
-/** Where a mapping's keys and values start (offsets into the text), beside the data. */
+/**
+ * Where a mapping's keys and values start (offsets into the text), beside
+ * the data: `entries` holds each key (as read: a number, boolean or string),
+ * its offset and its value's place, three slots an entry, in the text's
+ * order. One array cut to size, not three grown by push: an array grown by
+ * push keeps room for about 16 more, and kept beside every collection of 28
+ * user stepfiles, the tables were 6.5 MB against the data's 2.4 (issue 27
+ * item 7: what survives to the first answer is what the collector copies).
+ */
 class MapPlace {
-  readonly keys: unknown[] = [];
-  readonly keyAt: number[] = [];
-  readonly values: Place[] = [];
-  constructor(readonly at: number) {}
+  constructor(
+    readonly at: number,
+    readonly entries: readonly unknown[],
+  ) {}
 }
+/** Where a sequence's items start, in order, cut to size as MapPlace's entries are. */
 class SeqPlace {
-  readonly items: Place[] = [];
-  constructor(readonly at: number) {}
+  constructor(
+    readonly at: number,
+    readonly items: readonly Place[],
+  ) {}
 }
 /** A scalar's place is its offset. */
 type Place = number | MapPlace | SeqPlace;
@@ -160,10 +171,16 @@ class Reader {
     if (++this.depth > MAX_DEPTH) decline();
   }
 
-  /** Leaving a collection: `out` is what it read. */
-  leave<T>(out: T): T {
+  /** Leaving a mapping read whole: its data and its place, the table cut to size (see MapPlace). */
+  mapRead(data: Record<string, unknown>, at: number, entries: unknown[]): { data: unknown; place: Place } {
     this.depth -= 1;
-    return out;
+    return { data, place: new MapPlace(at, entries.slice()) };
+  }
+
+  /** Leaving a sequence read whole: the data and the table both cut to size (see MapPlace). */
+  seqRead(data: unknown[], at: number, items: Place[]): { data: unknown; place: Place } {
+    this.depth -= 1;
+    return { data: data.slice(), place: new SeqPlace(at, items.slice()) };
   }
 
   /** An anchor or alias name at `p` (after its `&` or `*`), ending before a space, a line break or the text's end (or, in a flow collection, a `,` or closing bracket); declines on any other. */
@@ -342,16 +359,17 @@ class Reader {
   blockMap(p: number, col: number): { data: unknown; place: Place } {
     this.enter();
     const data: Record<string, unknown> = {};
-    const place = new MapPlace(p);
+    const at = p;
+    const entries: unknown[] = [];
     for (;;) {
       if (!this.key(p)) decline();
       const name = this.keyName;
       if (Object.hasOwn(data, name)) decline();
-      place.keys.push(this.keyValue);
-      place.keyAt.push(p);
+      const key = this.keyValue;
+      const keyAt = p;
       const value = this.blockValue(this.keyAfter, col, true);
       data[name] = value.data;
-      place.values.push(value.place);
+      entries.push(key, keyAt, value.place);
       if (this.i >= this.text.length) break;
       const next = this.nextContent(this.i);
       if (next === -1) break;
@@ -360,18 +378,19 @@ class Reader {
       if (indent > col || this.isDash(next)) decline();
       p = next;
     }
-    return this.leave({ data, place });
+    return this.mapRead(data, at, entries);
   }
 
   /** A block sequence whose first `-` is at `p`, in column `col`. */
   blockSeq(p: number, col: number): { data: unknown; place: Place } {
     this.enter();
     const data: unknown[] = [];
-    const place = new SeqPlace(p);
+    const at = p;
+    const items: Place[] = [];
     for (;;) {
       const value = this.blockValue(p + 1, col, false);
       data.push(value.data);
-      place.items.push(value.place);
+      items.push(value.place);
       if (this.i >= this.text.length) break;
       const next = this.nextContent(this.i);
       if (next === -1) break;
@@ -382,7 +401,7 @@ class Reader {
       if (!this.isDash(next)) break;
       p = next;
     }
-    return this.leave({ data, place });
+    return this.seqRead(data, at, items);
   }
 
   /**
@@ -740,11 +759,13 @@ class Reader {
     const isMap = text.charCodeAt(at) === 123;
     const close = isMap ? 125 : 93;
     const data: unknown = isMap ? {} : [];
-    const place = isMap ? new MapPlace(at) : new SeqPlace(at);
+    // A mapping's entries (key, offset, place) or a sequence's items' places.
+    const table: unknown[] = [];
+    const read = () => (isMap ? this.mapRead(data as Record<string, unknown>, at, table) : this.seqRead(data as unknown[], at, table as Place[]));
     let q = this.flowSpace(at + 1, col);
     if (text.charCodeAt(q) === close) {
       this.i = q + 1;
-      return this.leave({ data, place });
+      return read();
     }
     for (;;) {
       this.i = q;
@@ -767,13 +788,11 @@ class Reader {
         this.i = valueAt;
         const value = this.flowNode(col);
         (data as Record<string, unknown>)[name] = value.data;
-        (place as MapPlace).keys.push(key);
-        (place as MapPlace).keyAt.push(q);
-        (place as MapPlace).values.push(value.place);
+        table.push(key, q, value.place);
       } else {
         const value = this.flowNode(col);
         (data as unknown[]).push(value.data);
-        (place as SeqPlace).items.push(value.place);
+        table.push(value.place);
       }
       const after = this.i;
       // A comment pressed against a quoted scalar or a closing bracket is an error to `yaml`.
@@ -782,7 +801,7 @@ class Reader {
       const n = text.charCodeAt(q);
       if (n === close) {
         this.i = q + 1;
-        return this.leave({ data, place });
+        return read();
       }
       if (n !== 44) decline();
       // After a comma: the next entry, or the end of a trailing comma; an empty entry is an error to `yaml`.
@@ -790,7 +809,7 @@ class Reader {
       const m = text.charCodeAt(q);
       if (m === close) {
         this.i = q + 1;
-        return this.leave({ data, place });
+        return read();
       }
       if (m === 44) decline();
     }
@@ -933,10 +952,13 @@ function placeOf(root: Place, path: readonly PathSegment[], atKey = false): numb
   let depth = 0;
   for (const segment of path) {
     if (node instanceof MapPlace) {
-      const index = node.keys.lastIndexOf(segment);
-      if (index === -1) break;
-      keyAt = node.keyAt[index];
-      node = node.values[index]!;
+      // The last entry with that key, compared as lastIndexOf compares (===).
+      const entries = node.entries;
+      let index = entries.length - 3;
+      while (index >= 0 && entries[index] !== segment) index -= 3;
+      if (index < 0) break;
+      keyAt = entries[index + 1] as number;
+      node = entries[index + 2] as Place;
       depth += 1;
     } else if (node instanceof SeqPlace && typeof segment === "number") {
       const item = node.items[segment];
