@@ -49,7 +49,12 @@ async function makeCall(step: CompiledStep, call: CompiledCall, data: Record<str
   }
   const problems = host.checkArguments(call.operation, args);
   if (problems.length > 0) throw new CallArgumentsInvalid(step.def.id, label(call), problems.join("; "));
-  const outcome = await host.call(call.operation, args as Record<string, unknown>, call.id);
+  const outcome = await host.call(call.operation, args as Record<string, unknown>, call.id).catch((error: unknown) => {
+    // No usable answer (a network error or missed deadline after the retries, an MCP client's failure): the tool's
+    // ToolCallFailed names only the operation, so the run's failure names the step and call, as an error answer's does.
+    if (error instanceof ToolCallFailed) throw new ToolCallFailed(`step ${step.def.id}, call ${label(call)}`, error.status, error.body.slice(0, 2000), typeof error.details.reason === "string" ? error.details.reason : undefined);
+    throw error;
+  });
   if (outcome.isError && !(outcome.status !== null && call.accept.includes(outcome.status))) {
     // An HTTP error's text already reads `HTTP <status>: <body>`; the error names the status itself.
     const body = outcome.status === null ? outcome.text : outcome.text.replace(/^HTTP \d{3}(: )?/, "");

@@ -142,19 +142,20 @@ describe("a call that got no answer after the retries", () => {
   );
 
   it(
-    "ends a mechanical step's run with ToolCallFailed naming the attempts of a GET, and none for a POST sent once",
+    "ends a mechanical step's run with ToolCallFailed naming the step, the call and the attempts of a GET, and no count for a POST sent once",
     async () => {
       const stepgate = await serve(["mechanical-get.stepfile.yaml", "mechanical-post.stepfile.yaml"]);
       try {
         const get = await stepgate.client.callTool({ name: "mechanical-get", arguments: {} });
         expect(get.isError).toBe(true);
         expect(get.structuredContent).toMatchObject({ state: "failed", error: "ToolCallFailed", details: { status: null, reason: expect.stringMatching(new RegExp(`${AFTER}$`)) } });
-        expect(textOf(get)).toMatch(new RegExp(`^ToolCallFailed: readStatus failed: network error: .+${AFTER}$`));
+        // Named as a mechanical call's error answer is: by step and call, the operation in brackets.
+        expect(textOf(get)).toMatch(new RegExp(`^ToolCallFailed: step read, call call \\(readStatus\\) failed: network error: .+${AFTER}$`));
         expect(requests.get("/mechanical-drop")).toBe(MAX_ATTEMPTS);
 
         const post = await stepgate.client.callTool({ name: "mechanical-post", arguments: {} });
         expect(post.structuredContent).toMatchObject({ state: "failed", error: "ToolCallFailed", details: { status: null } });
-        expect(textOf(post)).toMatch(/^ToolCallFailed: createOrder failed: network error: /);
+        expect(textOf(post)).toMatch(/^ToolCallFailed: step read, call call \(createOrder\) failed: network error: /);
         expect(textOf(post)).not.toMatch(/attempt/);
         expect(requests.get("/mechanical-post")).toBe(1);
       } finally {
