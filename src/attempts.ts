@@ -5,7 +5,8 @@
 // try, or an API that, answered again, asks to wait too long), a mechanical
 // step's ToolCallFailed over an API's error answer (src/engine/mechanical.ts,
 // from CallOutcome.attempts), the error result of an agent's stepgate_call
-// (src/engine/run.ts), a pinned document's failed fetch
+// (src/engine/run.ts), a remote MCP tool's HTTP error after retries
+// (src/tools/mcp-tool.ts), a pinned document's failed fetch
 // (src/tools/openapi-tool.ts); and read back where an error text is
 // replayed (src/offline/recorded-error.ts). A call sent once names no count,
 // so its failure reads as it always did. It sits at the top of the layers,

@@ -18,6 +18,19 @@ export type FetchLike = (input: string | URL | Request, init?: RequestInit) => P
 /** Statuses whose Response must have a null body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
+/** How many attempts each answer egressFetch gave took; a Response has no field of its own for it. */
+const attemptsOfAnswer = new WeakMap<Response, number>();
+
+/**
+ * How many attempts egressFetch made before `response` (1 when it was sent
+ * once); undefined for a Response it did not make. The SDK turns an error
+ * answer into an error of its own without the count, so the MCP tool reads
+ * it here to say the retries were made (src/attempts.ts).
+ */
+export function attemptsOf(response: Response): number | undefined {
+  return attemptsOfAnswer.get(response);
+}
+
 /**
  * @example
  * const transport = new StreamableHTTPClientTransport(new URL(tool.url), {
@@ -28,7 +41,7 @@ export function egressFetch(policy: EgressPolicy, credential?: CredentialRef, op
   return async function egressFetchCall(input, init) {
     const request = { ...(await toEgressRequest(input, init, credential, operation)), ...(retrySafe ? { retrySafe } : {}) };
     assertNoCredentialWithAnyHost(request);
-    const { answer } = await traced(request, policy, (watched, span) => {
+    const { answer, attempts } = await traced(request, policy, (watched, span) => {
       const ctx = retryContext(request, watched);
       return withRetries(ctx, (timeoutMs) =>
         runAttempt(timeoutMs, init?.signal, async (signal, keepDeadline): Promise<Answer & { body: Uint8Array | Readable; url: URL }> => {
@@ -50,6 +63,7 @@ export function egressFetch(policy: EgressPolicy, credential?: CredentialRef, op
     if (body === null && answer.body instanceof Readable) discardBody(answer.body);
     const response = new Response(body, { status: answer.status, headers: answer.headers });
     Object.defineProperty(response, "url", { value: answer.url.href });
+    attemptsOfAnswer.set(response, attempts);
     return response;
   };
 }

@@ -1,7 +1,7 @@
 // The egress layer's public surface: one request path, its fetch face, and
 // the URL helpers tool kinds use to build what they send.
 export { egress } from "./egress.js";
-export { egressFetch, type FetchLike } from "./fetch.js";
+export { attemptsOf, egressFetch, type FetchLike } from "./fetch.js";
 export { userAgent } from "./user-agent.js";
 export { credentialPrefix, credentialVariable, envCredentials } from "./credentials.js";
 export { MAX_ATTEMPTS, MAX_WAIT_MS } from "./retry-policy.js";

@@ -3,10 +3,11 @@
 // Preflight connects, checks the exposed tools exist and their pinned
 // schemas match (RFC 8785 of the listed input schema).
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { attemptsMade } from "../attempts.js";
 import { InvalidGrant, PreflightFailed, StepgateError, ToolCallFailed } from "../errors.js";
 import { hashJson } from "../format/identity.js";
 import { exposedName, type Exposed } from "../format/types.js";
-import { egressFetch, type CredentialRef, type EgressPolicy, type FetchLike } from "../egress/index.js";
+import { attemptsOf, egressFetch, type CredentialRef, type EgressPolicy, type FetchLike } from "../egress/index.js";
 import { listAllTools, type ListedTool } from "./mcp-list-tools.js";
 import type { Operation } from "./toolbox.js";
 import { outcomeFacts } from "./toolbox.js";
@@ -38,9 +39,15 @@ export async function openMcpTool(
   // A body's failure ends the call that was pending when its request went
   // out, never a later one: a stream left open after its answer may still
   // fail (its deadline, say) while the next call waits.
+  // The attempts the pending call's tools/call took are kept beside it: an
+  // error answer reaches the call only as the SDK's error, which has no count.
+  let callAttempts: number | undefined;
   const fetch: FetchLike = async (input, init) => {
     const owner = pendingCall;
-    return watchBody(await (readCall && isToolsCall(init?.body) ? readFetch : plainFetch)(input, init), (error) => failCall(owner, error));
+    const toolsCall = owner !== undefined && isToolsCall(init?.body);
+    const response = await (readCall && toolsCall ? readFetch : plainFetch)(input, init);
+    if (toolsCall) callAttempts = attemptsOf(response);
+    return watchBody(response, (error) => failCall(owner, error));
   };
   const transport = new StreamableHTTPClientTransport(new URL(url), { fetch });
   // An answer streamed as events can fail mid-stream (past --response-bytes,
@@ -88,13 +95,14 @@ export async function openMcpTool(
         retries = (record) => callPolicy.onRetry?.({ ...record, operation: name });
         readCall = effectRead;
         const call = (pendingCall = new AbortController());
+        callAttempts = undefined;
         let result: { content?: Array<{ type: string; text?: string }>; structuredContent?: unknown; isError?: boolean };
         try {
           // With telemetry on, the trace goes on in params._meta too, as the MCP semantic conventions carry it.
           const meta = callPolicy.trace?.context();
           result = (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, { signal: call.signal })) as typeof result;
         } catch (error) {
-          throw callFailure(name, call.signal.aborted ? call.signal.reason : error);
+          throw callFailure(name, call.signal.aborted ? call.signal.reason : error, callAttempts);
         } finally {
           retries = policy.onRetry;
           readCall = false;
@@ -127,16 +135,18 @@ const FAILURE_BODY_CHARS = 2000;
  * and end the run with InternalError. Stepgate's own errors, thrown by egress
  * under the SDK (EgressDenied, ResponseTooLarge, InvalidGrant, ...), keep
  * their meaning and so still end the run; anything else is the seed's
- * ToolCallFailed, which the client gets as an error result.
+ * ToolCallFailed, which the client gets as an error result; an HTTP error
+ * answered after retries (an `effect: read` tool's) says how many attempts
+ * were made, as an OpenAPI call's does: `HTTP 503, after 5 attempts: busy`.
  */
-export function callFailure(operation: string, error: unknown): StepgateError {
+export function callFailure(operation: string, error: unknown, attempts?: number): StepgateError {
   const own = stepgateErrorIn(error);
   // Named after the operation the client called, as an OpenAPI call's failure is, not the tool egress sent it for.
   if (own instanceof ToolCallFailed) return new ToolCallFailed(operation, own.status, own.body, reasonOf(own));
   if (own) return own;
   if (SdkHttpError.isInstance(error)) {
     const body = typeof error.data.text === "string" && error.data.text !== "" ? error.data.text : error.message;
-    return new ToolCallFailed(operation, error.status, body.slice(0, FAILURE_BODY_CHARS));
+    return new ToolCallFailed(operation, error.status, body.slice(0, FAILURE_BODY_CHARS), attemptsMade(attempts));
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ToolCallFailed(operation, null, message.slice(0, FAILURE_BODY_CHARS), "no usable answer");

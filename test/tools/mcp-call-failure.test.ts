@@ -28,6 +28,13 @@ describe("callFailure", () => {
     expect((failure as ToolCallFailed).body).toBe("x".repeat(2000));
   });
 
+  it("says the attempts made after the status when the answer came after retries, and nothing of them after one", () => {
+    const http = () => new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing to endpoint: busy", { status: 503, text: "busy" });
+    expect(callFailure("lookup", http(), 5).message).toBe("lookup failed: HTTP 503, after 5 attempts: busy");
+    expect(callFailure("lookup", http(), 1).message).toBe("lookup failed: HTTP 503: busy");
+    expect(callFailure("lookup", http()).message).toBe("lookup failed: HTTP 503: busy");
+  });
+
   it("falls back to the SDK's message when its HTTP error has no body, and to any error's message without a status", () => {
     const empty = callFailure("lookup", new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing to endpoint: ", { status: 500, text: "" }));
     expect(empty.details).toMatchObject({ operation: "lookup", status: 500, body: "Error POSTing to endpoint: " });

@@ -219,6 +219,18 @@ describe("effect: read on an MCP tool", () => {
     ]);
   });
 
+  it("that keeps failing is an error result naming the status and the attempts made, and the run goes on", async () => {
+    const { run, calls, close } = await mcpRun((_req, body, res) => mcpMethod(body) === "tools/call" && (http503(res), true), { effect: "read" });
+    const reply = await run.call("lookup", { query: "Acme" });
+    expect(reply.isError).toBe(true);
+    expect(structured(reply).state).toBe("running");
+    expect(text(reply)).toContain("lookup failed: HTTP 503, after 5 attempts: busy");
+    expect(calls()).toBe(5);
+    const { ledger } = await run.finish();
+    await close();
+    expect(ledger.filter((r) => r.type === "retry").map((r) => r.attempt)).toEqual([1, 2, 3, 4]);
+  });
+
   it("is what makes the call retried: without it the 503 is an error result and the run goes on", async () => {
     const { run, calls, close } = await mcpRun(failFirstCall(http503));
     const reply = await run.call("lookup", { query: "Acme" });
