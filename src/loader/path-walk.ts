@@ -294,7 +294,7 @@ class Walker {
             : names.length > 0
               ? ` (it declares ${listed(names)})`
               : "";
-        const open = next === UNDECLARED ? " (the object is open, so the API may send more than it documents, but nothing says it sends this)" : closed ? " (it is closed: additionalProperties is false)" : "";
+        const open = next === UNDECLARED ? " (the object is open, so an answer may hold more than it documents, but nothing says it holds this)" : closed ? " (it is closed: additionalProperties is false)" : "";
         this.warnings.push({ rule, path: at, message: `${quoted}: ${current.what} declares no property ${segment} there${open}, so ${outcome}${suggestion}` });
         return;
       }

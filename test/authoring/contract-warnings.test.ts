@@ -30,7 +30,7 @@ describe("the four mistakes of issue 19", () => {
 
   it("says exactly this for the open object and the maximum", () => {
     expect(warnings(FOUR_MISTAKES[0]!.text)[0]!.message).toBe(
-      '"items": the response schema of listBooks declares no property items there (the object is open, so the API may send more than it documents, but nothing says it sends this), so results would give nothing from it (it declares books, next)',
+      '"items": the response schema of listBooks declares no property items there (the object is open, so an answer may hold more than it documents, but nothing says it holds this), so results would give nothing from it (it declares books, next)',
     );
     expect(warnings(FOUR_MISTAKES[2]!.text)[0]!.message).toBe("per_page = 250 is over the documented maximum of 100, so call page (listBooks) is refused at run time (CallArgumentsInvalid); write at most 100");
   });

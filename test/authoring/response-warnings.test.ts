@@ -144,7 +144,7 @@ ${error}`;
     const [w, ...rest] = warnings(stepfile(gate('{ "!": [{ results: [listInvoices, itemz] }] }'), open));
     expect(rest).toEqual([]);
     expect(w!.message).toBe(
-      '"itemz": the response schema of listInvoices declares no property itemz there (the object is open, so the API may send more than it documents, but nothing says it sends this), so results would give nothing from it; did you mean items?',
+      '"itemz": the response schema of listInvoices declares no property itemz there (the object is open, so an answer may hold more than it documents, but nothing says it holds this), so results would give nothing from it; did you mean items?',
     );
     // Inside the items, through map, and through calls[].result.
     expect(warnings(stepfile(gate('{ none: [{ results: [listInvoices, items] }, { "==": [{ var: idd }, x] }] }'), open))[0]!.message).toContain("did you mean id?");

@@ -126,27 +126,27 @@ function expected(text: string): Finding[] {
       rule: "undeclared-path",
       path: "tools.tracker.exposes[0].select.var",
       ...placeOf(text, "totl", selectAt),
-      message: '"totl": the outputSchema of search_issues (tools/list of tracker) declares no property totl there (the object is open, so the API may send more than it documents, but nothing says it sends this), so it would be null at run time; did you mean total?',
+      message: '"totl": the outputSchema of search_issues (tools/list of tracker) declares no property totl there (the object is open, so an answer may hold more than it documents, but nothing says it holds this), so it would be null at run time; did you mean total?',
     },
     {
       rule: "undeclared-path",
       path: "steps[0].let.found.results[1]",
       ...placeOf(text, '"isues"'),
-      message: '"isues": the outputSchema of search_issues (tools/list of tracker) declares no property isues there (the object is open, so the API may send more than it documents, but nothing says it sends this), so results would give nothing from it; did you mean issues?',
+      message: '"isues": the outputSchema of search_issues (tools/list of tracker) declares no property isues there (the object is open, so an answer may hold more than it documents, but nothing says it holds this), so results would give nothing from it; did you mean issues?',
     },
     {
       rule: "undeclared-path",
       path: 'steps[0].gates[0].predicate.some[1]["!="][0].var',
       ...placeOf(text, "result.stat"),
       message:
-        '"result.stat": each success response of search_issues, getIssue declares no property stat there (the object is open, so the API may send more than it documents, but nothing says it sends this), so it would be null at run time; did you mean result.state?',
+        '"result.stat": each success response of search_issues, getIssue declares no property stat there (the object is open, so an answer may hold more than it documents, but nothing says it holds this), so it would be null at run time; did you mean result.state?',
     },
     {
       rule: "undeclared-path",
       path: "steps[1].do.output.id.var",
       ...placeOf(text, "responses.made.ident"),
       message:
-        '"responses.made.ident": the outputSchema of create_issue (tools/list of tracker) declares no property ident there (the object is open, so the API may send more than it documents, but nothing says it sends this), so it would be null at run time (it declares id, state)',
+        '"responses.made.ident": the outputSchema of create_issue (tools/list of tracker) declares no property ident there (the object is open, so an answer may hold more than it documents, but nothing says it holds this), so it would be null at run time (it declares id, state)',
     },
   ];
 }
