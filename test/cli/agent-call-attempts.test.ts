@@ -2,29 +2,29 @@
 // seed's retries says how many attempts were made, in the words a
 // mechanical step's ToolCallFailed uses (src/attempts.ts): served by
 // the built CLI over stdio against a loopback API answering 500, then 404.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { budget } from "../support/budget.js";
+import { listenLoopback, type Listening } from "../support/listen.js";
 import { spawnStepgate } from "../support/stepgate.js";
 
-let server: Server;
+let server: Listening;
 let status = 500;
 let requests = 0;
 let dir: string;
 
 beforeAll(async () => {
   // Retry-After: 0 keeps the seed's retries without its backoff waits.
-  server = createServer((_req, res) => {
-    requests++;
-    res.writeHead(status, { "content-type": "application/json", "retry-after": "0" });
-    res.end(JSON.stringify({ error: "down" }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
+  server = await listenLoopback(
+    createServer((_req, res) => {
+      requests++;
+      res.writeHead(status, { "content-type": "application/json", "retry-after": "0" });
+      res.end(JSON.stringify({ error: "down" }));
+    }),
+  );
   dir = mkdtempSync(join(tmpdir(), "stepgate-agent-500-"));
   writeFileSync(
     join(dir, "status.stepfile.yaml"),
@@ -34,7 +34,7 @@ inputs: { type: object }
 tools:
   status:
     openapi:
-      server: http://127.0.0.1:${port}
+      server: ${server.origin}
       document: { openapi: 3.1.0, info: { title: status, version: "1" }, paths: { /status: { get: { operationId: getStatus, responses: { "200": { description: ok } } } } } }
     exposes: [getStatus]
 steps:
@@ -48,7 +48,7 @@ steps:
   );
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

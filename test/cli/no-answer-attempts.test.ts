@@ -6,20 +6,20 @@
 // API: each retried path answers 503 with Retry-After: 0 (the seed's retries
 // without their backoff waits) until its last attempt, which it drops or
 // leaves unanswered.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ATTEMPTS } from "../../src/egress/retry-policy.js";
 import { budget } from "../support/budget.js";
+import { listenLoopback, type Listening } from "../support/listen.js";
 import { spawnStepgate, type SpawnedStepgate } from "../support/stepgate.js";
 
 const TIMEOUT_MS = 1000;
 const AFTER = `, after ${MAX_ATTEMPTS} attempts`;
 
-let server: Server;
+let server: Listening;
 const requests = new Map<string, number>();
 let dir: string;
 
@@ -66,14 +66,15 @@ steps:
 }
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const path = req.url ?? "";
-    const n = (requests.get(path) ?? 0) + 1;
-    requests.set(path, n);
-    (paths[path] ?? ((_q, s) => s.writeHead(404).end()))(req, res, n);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
+  server = await listenLoopback(
+    createServer((req, res) => {
+      const path = req.url ?? "";
+      const n = (requests.get(path) ?? 0) + 1;
+      requests.set(path, n);
+      (paths[path] ?? ((_q, s) => s.writeHead(404).end()))(req, res, n);
+    }),
+  );
+  const { port } = server;
   dir = mkdtempSync(join(tmpdir(), "stepgate-no-answer-"));
   writeFileSync(
     join(dir, "agent.stepfile.yaml"),
@@ -95,8 +96,7 @@ steps:
   writeFileSync(join(dir, "mechanical-post.stepfile.yaml"), mechanical("mechanical-post", port, "/mechanical-post", "post", "createOrder"));
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
