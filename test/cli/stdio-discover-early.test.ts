@@ -13,7 +13,7 @@ import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { budget, PROCESS_START_MS, REPLY_MS } from "../support/budget.js";
@@ -122,17 +122,23 @@ const discoverLine = (line: string | undefined) => JSON.parse(line ?? "null") as
 /**
  * Node flags that hold the loading of the serving code (the serve chunk,
  * imported by main once the options are parsed) until `gate` exists: a
- * module hook on Node's loader thread, which the main thread awaits without
- * blocking, so stdin is read meanwhile.
+ * module hook gives each serve chunk a top-level await on the gate, so the
+ * chunk's import does not settle while stdin is read on the main thread
+ * (and writes `<gate>.held` when it starts waiting, so a test can tell the
+ * hold took place).
+ * Why not wait in the hook itself: from Node 24 the main thread blocks
+ * while a hook on Node's loader thread is pending, and nothing is read.
  */
 function holdingServeChunk(gate: string): string[] {
   const hook = join(dir, "hold-serve-hook.mjs");
   writeFileSync(
     hook,
-    `import { existsSync } from "node:fs";
-export async function load(url, context, next) {
-  if (/\\/dist\\/chunks\\/serve-[^/]*\\.js$/.test(url)) while (!existsSync(${JSON.stringify(gate)})) await new Promise((resolve) => setTimeout(resolve, 10));
-  return next(url, context);
+    `export async function load(url, context, next) {
+  const loaded = await next(url, context);
+  if (!/\\/dist\\/chunks\\/serve-[^/]*\\.js$/.test(url)) return loaded;
+  const gate = ${JSON.stringify(gate)};
+  const held = 'import { existsSync as gateExists, writeFileSync as markHeld } from "node:fs";\\nmarkHeld(' + JSON.stringify(gate + ".held") + ', "");\\nwhile (!gateExists(' + JSON.stringify(gate) + ")) await new Promise((resolve) => setTimeout(resolve, 10));\\n";
+  return { ...loaded, source: held + String(loaded.source) };
 }
 `,
   );
@@ -156,6 +162,9 @@ describe("server/discover over stdio, before the serving code is loaded", () => 
       const guard = new Promise<void>((resolve) => setTimeout(resolve, REPLY_MS / 3).unref());
       await Promise.race([firstLine.then(() => void order.push("answered")), guard]);
       expect(existsSync(gate)).toBe(false);
+      // The serve chunk is held (its code waits on the gate), and nothing but the discover answer has been written.
+      await vi.waitFor(() => expect(existsSync(`${gate}.held`)).toBe(true), { timeout: REPLY_MS / 3, interval: 10 });
+      expect(out.split("\n").filter(Boolean)).toHaveLength(1);
       writeFileSync(gate, "");
       order.push("released");
       expect(order).toEqual(["answered", "released"]);
