@@ -3,6 +3,7 @@
 // setting patterns, and (through re2AjvRegExp) JSON Schema pattern and
 // patternProperties, so no pattern in a stepfile can backtrack for seconds.
 import { RE2JS, RE2Set } from "re2js";
+import { surelyValidUnderRe2 } from "./regex-subset.js";
 
 /** JavaScript flag letters RE2 can honour; "u" needs nothing (RE2 is always Unicode-aware), "g"/"y" concern iteration, not the pattern. */
 const flagBits: Readonly<Record<string, number>> = {
@@ -49,14 +50,15 @@ const PATTERNS_KEPT = 1_000;
  * (re2js 2.10.0, build/index.js: `RE2Set.add` and `RE2JS.compile` both
  * call `Parser.parse` on the pattern with the flags' prefixes); what
  * compile does after the parse (Simplify, the prefilter, the compiler, the
- * one-pass program) throws only re2js's internal errors. Valid patterns are
- * remembered, so a pattern is parsed once per process.
+ * one-pass program) throws only re2js's internal errors. A pattern in the
+ * subset both dialects read alike (regex-subset.ts) is not parsed at all.
+ * Valid patterns are remembered, so a pattern is parsed once per process.
  */
 export function checkRegex(pattern: string, flags = ""): void {
   const key = `${flags}/${pattern}`;
   if (compiledPatterns.has(key) || checkedPatterns.has(key)) return;
   const bits = flagBitsOf(pattern, flags);
-  rethrowAsUnreadable(pattern, () => new RE2Set(RE2Set.UNANCHORED, bits).add(translateEscapes(pattern)));
+  if (!surelyValidUnderRe2(pattern)) rethrowAsUnreadable(pattern, () => new RE2Set(RE2Set.UNANCHORED, bits).add(translateEscapes(pattern)));
   if (checkedPatterns.size >= PATTERNS_KEPT) checkedPatterns.clear();
   checkedPatterns.add(key);
 }
