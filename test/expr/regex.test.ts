@@ -79,7 +79,7 @@ describe("surelyValidUnderRe2", () => {
   it("vouches only for patterns RE2 compiles, on generated patterns around the subset's edges", () => {
     const piece = fc.constantFrom(
       ...["a", "Z", "0", "9", " ", "-", ",", ":", "/", "'", '"', "_", "!", "#", "%", "&", "<", ">", "=", "@", "~", "`", ".", "*", "+", "?", "??", "*?", "|", "(", ")", "(?:", "(?=", "[", "]", "[^", "^", "$"],
-      ...["{", "}", "{2}", "{0,3}", "{2,}", "{3,2}", "{1000}", "{1001}", "{600}", "\\", "\\d", "\\S", "\\w", "\\b", "\\B", "\\n", "\\r", "\\t", "\\f", "\\v", "\\.", "\\-", "\\]", "\\[", "\\/", "\\{", "\\1", "\\u00e9", "a-z", "z-a", "\\d-z", "é"],
+      ...["{", "}", "{2}", "{0,3}", "{2,}", "{3,2}", "{1000}", "{1001}", "{600}", "\\", "\\d", "\\S", "\\w", "\\b", "\\B", "\\n", "\\r", "\\t", "\\f", "\\v", "\\.", "\\-", "\\]", "\\[", "\\/", "\\{", "\\1", "\\u00e9", "a-z", "z-a", "\\d-z", "é", "(?i)", "(?ms)", "(?x)", "(?", "\\z", "\\A", "\\x41", "\\x4", "\\x{41}", "\\x{10FFFF}", "\\x{110000}", "\\x{D800}", "\\x{}", "\\p{Cc}", "\\P{L}", "\\p{Lu}", "\\p{Cn}", "\\p{Greek}", "\\p{", "£", "–", "\t", "\n", "\r", "\u0000", "\u0085", "\ud800", "\uffff"],
     );
     let vouched = 0;
     fc.assert(
@@ -97,13 +97,15 @@ describe("surelyValidUnderRe2", () => {
 
   it("vouches for the patterns stepfiles and API documents write", () => {
     const ordinary = ["^[A-Z]{2}$", "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", "^-?[0-9]+(\\.[0-9]+)?$", "^[^\\r\\n]+$", "^\\S(?:.*\\S)?$", "[.!?][\"')\\]]*\\s*$", "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$", "^[A-Z]{2}(-[A-Z0-9]{2,4})?$", "^[^\\s](?:[\\s\\S]*[^\\s])?$", ""];
+    // And what the catalog's expressions write: Unicode categories and code points, inline flags at the start, \z, text beyond ASCII, a raw line break.
+    ordinary.push("^[^\\s\\p{Cc}](?:[^\\p{Cc}]*[^\\s\\p{Cc}])?$", "[\\x{10000}-\\x{10FFFF}]", "[\\x00-\\x1f\"\\\\]", "(?ms)^#{1,6}[ \\t]*Fixed[ \\t]*:?[ \\t\\r]*$(.*?)(?:^#|\\z)", "(?i)\\bindividuals?\\b", "[$£€][0-9][0-9,]*[kK]?\\s*(?:-|–|—|to)", "[^\r\n]+");
     for (const pattern of ordinary) expect(surelyValidUnderRe2(pattern), pattern).toBe(true);
   });
 
   it("leaves to re2js what it cannot vouch for, valid under RE2 or not", () => {
     // [^] and [] are classes in ECMAScript but unclosed in RE2; counts past 1000 in all; lookaround, backreferences,
-    // named groups, inline flags, POSIX and Unicode classes, \\u escapes, non-ASCII text and long patterns are not in the subset.
-    const others = ["[^]", "[]", "[^]a]", "a{1001}", "a{600}b{600}", "(ab){2}", "a(?=b)", "(?<=a)b", "(a)\\1", "(?<n>a)", "(?i)a", "[[:alpha:]]", "\\pL", "\\p{Greek}", "\\u00e9", "é", "\\x41", "\\Q*\\E", "\\z", "a**", "a{2}{3}", "(", "[z-a]", "x".repeat(201)];
+    // named groups, flags past the start, POSIX classes, scripts and one-letter \p, \u escapes, lone surrogates and long patterns are not in the subset.
+    const others = ["[^]", "[]", "[^]a]", "a{1001}", "a{600}b{600}", "(ab){2}", "a(?=b)", "(?<=a)b", "(a)\\1", "(?<n>a)", "[[:alpha:]]", "\\pL", "\\p{Greek}", "\\u00e9", "\\Q*\\E", "a**", "a{2}{3}", "(", "[z-a]", "x".repeat(201), "\\\\x{1001}", "\\x{110000}", "a\\z*", "a(?i)b", "\\p{Cn}", "\\u0000", "\ud800"];
     for (const pattern of others) expect(surelyValidUnderRe2(pattern), pattern).toBe(false);
   });
 });
