@@ -219,28 +219,21 @@ describe("effect: read on an MCP tool", () => {
     ]);
   });
 
-  it("that keeps failing is an error result naming the status and the attempts made, and the run goes on", async () => {
-    const { run, calls, close } = await mcpRun((_req, body, res) => mcpMethod(body) === "tools/call" && (http503(res), true), { effect: "read" });
+  // Both are error results and the run goes on; only the retried one names its attempts.
+  const errorResults: Array<[string, Intercept, { effect?: "read" }, string, number, number[]]> = [
+    ["that keeps failing is an error result naming the status and the attempts made", (_req, body, res) => mcpMethod(body) === "tools/call" && (http503(res), true), { effect: "read" }, "lookup failed: HTTP 503, after 5 attempts: busy", 5, [1, 2, 3, 4]],
+    ["is what makes the call retried: without it the 503 is an error result sent once", failFirstCall(http503), {}, "lookup failed: HTTP 503: busy", 1, []],
+  ];
+  it.each(errorResults)("%s, and the run goes on", async (_label, intercept, options, said, sent, retried) => {
+    const { run, calls, close } = await mcpRun(intercept, options);
     const reply = await run.call("lookup", { query: "Acme" });
     expect(reply.isError).toBe(true);
     expect(structured(reply).state).toBe("running");
-    expect(text(reply)).toContain("lookup failed: HTTP 503, after 5 attempts: busy");
-    expect(calls()).toBe(5);
+    expect(text(reply)).toContain(said);
+    expect(calls()).toBe(sent);
     const { ledger } = await run.finish();
     await close();
-    expect(ledger.filter((r) => r.type === "retry").map((r) => r.attempt)).toEqual([1, 2, 3, 4]);
-  });
-
-  it("is what makes the call retried: without it the 503 is an error result and the run goes on", async () => {
-    const { run, calls, close } = await mcpRun(failFirstCall(http503));
-    const reply = await run.call("lookup", { query: "Acme" });
-    expect(reply.isError).toBe(true);
-    expect(structured(reply).state).toBe("running");
-    expect(text(reply)).toContain("lookup failed: HTTP 503: busy");
-    expect(calls()).toBe(1);
-    const { ledger } = await run.finish();
-    await close();
-    expect(ledger.filter((r) => r.type === "retry")).toEqual([]);
+    expect(ledger.filter((r) => r.type === "retry").map((r) => r.attempt)).toEqual(retried);
     expect(ledger.some((r) => r.type === "run_failed")).toBe(false);
   });
 
